@@ -1,0 +1,188 @@
+//! Lowering of the in-place applicators: `allOf`, `anyOf`, `oneOf`, `not`,
+//! `if`/`then`/`else`, the references (`$ref`, `$dynamicRef`, `$recursiveRef`) and the
+//! `unevaluated*` wrapper that must see every other keyword of its schema object.
+
+use super::{Combined, Compiler, Schema, Target};
+use crate::dialect::Draft;
+use crate::error::SchemaError;
+use crate::ids::{NodeId, TableId};
+use crate::json::pointer;
+use crate::program::{DynamicRef, Node, Unevaluated};
+use crate::uri;
+use serde_json::Value;
+use smallvec::SmallVec;
+
+impl<'a> Compiler<'a> {
+    /// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`.
+    pub(crate) fn lower_applicators(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        for (keyword, make) in [
+            ("allOf", Node::All as fn(_) -> Node),
+            ("anyOf", Node::Any),
+            ("oneOf", Node::One),
+        ] {
+            let Some(value) = schema.get(keyword) else {
+                continue;
+            };
+            let branches = match value {
+                Value::Array(items) if !items.is_empty() => items,
+                _ => {
+                    return Err(self.invalid(
+                        schema,
+                        keyword,
+                        "expected a non-empty array of schemas",
+                    ))
+                }
+            };
+            let at = schema.at(keyword);
+            let mut nodes: SmallVec<[NodeId; 8]> = SmallVec::new();
+            for (i, branch) in branches.iter().enumerate() {
+                nodes.push(self.subschema(schema, format!("{at}/{i}"), branch)?);
+            }
+            let span = self.edges(&nodes);
+            parts.push(self.push_at(schema, keyword, make(span)));
+        }
+        if let Some(node) = self.one_subschema(schema, "not")? {
+            parts.push(self.push_at(schema, "not", Node::Not(node)));
+        }
+        if let Some(test) = self.one_subschema(schema, "if")? {
+            let then = self.one_subschema(schema, "then")?;
+            let otherwise = self.one_subschema(schema, "else")?;
+            if then.is_some() || otherwise.is_some() {
+                let mut branch = |node: Option<NodeId>, keyword| match node {
+                    Some(node) => node,
+                    None => self.push_at(schema, keyword, Node::Valid),
+                };
+                let then = branch(then, "then");
+                let otherwise = branch(otherwise, "else");
+                parts.push(self.push_at(
+                    schema,
+                    "if",
+                    Node::Condition {
+                        test,
+                        then,
+                        otherwise,
+                    },
+                ));
+            } else {
+                // A lone `if` asserts nothing, but when it passes its annotations count
+                // for an `unevaluated*` here or in any schema applied at this location.
+                parts.push(self.push_at(schema, "if", Node::Annotations(test)));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether annotations of this schema object can matter (an `unevaluated*` sibling).
+    fn needs_annotations(&self, schema: &Schema<'_, '_>) -> bool {
+        schema.get("unevaluatedProperties").is_some() || schema.get("unevaluatedItems").is_some()
+    }
+
+    /// `$ref`, `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09).
+    pub(crate) fn lower_refs(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        let draft = schema.context.dialect.draft;
+        if let Some(value) = schema.map.get("$ref") {
+            let target = self.reference(schema, "$ref", value)?;
+            let node = self.target_node(target);
+            parts.push(self.push_at(schema, "$ref", Node::Ref(node)));
+        }
+        if draft >= Draft::Draft202012 {
+            if let Some(value) = schema.map.get("$dynamicRef") {
+                let target = self.reference(schema, "$dynamicRef", value)?;
+                // Only a reference whose static target itself declares the same dynamic
+                // anchor (the "bookend") can be redirected at run time.
+                let fragment = uri::split_fragment(value.as_str().unwrap_or_default()).1;
+                let bookended = !fragment.starts_with('/')
+                    && self
+                        .value_at(&target)?
+                        .get("$dynamicAnchor")
+                        .and_then(Value::as_str)
+                        == Some(fragment);
+                let anchor = if bookended {
+                    Some(fragment.to_string())
+                } else {
+                    None
+                };
+                parts.push(self.dynamic_ref(schema, "$dynamicRef", target, anchor));
+            }
+        }
+        if draft == Draft::Draft201909 {
+            if let Some(value) = schema.map.get("$recursiveRef") {
+                let target = self.reference(schema, "$recursiveRef", value)?;
+                let bookended =
+                    self.value_at(&target)?.get("$recursiveAnchor") == Some(&Value::Bool(true));
+                let anchor = if bookended { Some(String::new()) } else { None };
+                parts.push(self.dynamic_ref(schema, "$recursiveRef", target, anchor));
+            }
+        }
+        Ok(())
+    }
+
+    fn reference(
+        &mut self,
+        schema: &Schema<'_, '_>,
+        keyword: &str,
+        value: &Value,
+    ) -> Result<Target, SchemaError> {
+        let Value::String(reference) = value else {
+            return Err(self.invalid(schema, keyword, "expected a string"));
+        };
+        let location = self.location(schema.doc, &schema.at(keyword));
+        self.resolve_reference(&schema.context.base, reference, &location)
+    }
+
+    fn dynamic_ref(
+        &mut self,
+        schema: &Schema<'_, '_>,
+        keyword: &str,
+        target: Target,
+        anchor: Option<String>,
+    ) -> NodeId {
+        let target = self.target_node(target);
+        let Some(anchor) = anchor else {
+            return self.push_at(schema, keyword, Node::Ref(target));
+        };
+        let anchor = self.string(&anchor);
+        let id = TableId::new(self.program.dynamic_refs.len()).expect("fewer than 2^32 tables");
+        self.program
+            .dynamic_refs
+            .push(DynamicRef { target, anchor });
+        self.push_at(schema, keyword, Node::DynamicRef(id))
+    }
+
+    /// Wraps `body` in a [`Node::Unevaluated`] when the schema object has
+    /// `unevaluatedProperties` or `unevaluatedItems`.
+    pub(crate) fn lower_unevaluated(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        body: Combined,
+    ) -> Result<Combined, SchemaError> {
+        if !self.needs_annotations(schema) {
+            return Ok(body);
+        }
+        let properties = self.one_subschema(schema, "unevaluatedProperties")?;
+        let items = self.one_subschema(schema, "unevaluatedItems")?;
+        let location = self.location(schema.doc, schema.pointer);
+        let body = self.materialize(body, &location);
+        let id = TableId::new(self.program.unevaluated.len()).expect("fewer than 2^32 tables");
+        self.program.unevaluated.push(Unevaluated {
+            body,
+            properties,
+            items,
+        });
+        let keyword = if properties.is_some() {
+            "unevaluatedProperties"
+        } else {
+            "unevaluatedItems"
+        };
+        let location = self.location(schema.doc, &pointer::join(schema.pointer, keyword));
+        Ok(Combined::Id(self.push(Node::Unevaluated(id), location)))
+    }
+}

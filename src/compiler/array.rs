@@ -1,0 +1,102 @@
+//! Lowering of the array keywords: `prefixItems`/`items`/`additionalItems`, `contains`
+//! with its bounds, `minItems`, `maxItems` and `uniqueItems`.
+
+use super::{Compiler, Schema};
+use crate::dialect::Draft;
+use crate::error::SchemaError;
+use crate::ids::{NodeId, TableId};
+use crate::program::{Items, Node};
+use serde_json::Value;
+use smallvec::SmallVec;
+
+impl<'a> Compiler<'a> {
+    /// Array keywords, cheapest first.
+    pub(crate) fn lower_arrays(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        if let Some(n) = self.count(schema, "minItems")? {
+            parts.push(self.push_at(schema, "minItems", Node::MinItems(n)));
+        }
+        if let Some(n) = self.count(schema, "maxItems")? {
+            parts.push(self.push_at(schema, "maxItems", Node::MaxItems(n)));
+        }
+        match schema.get("uniqueItems") {
+            None | Some(Value::Bool(false)) => {}
+            Some(Value::Bool(true)) => {
+                parts.push(self.push_at(schema, "uniqueItems", Node::UniqueItems))
+            }
+            Some(_) => return Err(self.invalid(schema, "uniqueItems", "expected a boolean")),
+        }
+        self.lower_items(schema, parts)?;
+        self.lower_contains(schema, parts)
+    }
+
+    /// `prefixItems` + `items` (2020-12), or `items` + `additionalItems` (older drafts).
+    fn lower_items(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        let (prefix_keyword, rest_keyword) = if schema.context.dialect.draft >= Draft::Draft202012 {
+            ("prefixItems", "items")
+        } else if matches!(schema.get("items"), Some(Value::Array(_))) {
+            ("items", "additionalItems")
+        } else {
+            ("", "items")
+        };
+        let mut prefix: SmallVec<[NodeId; 8]> = SmallVec::new();
+        if let Some(value) = schema.get(prefix_keyword) {
+            let Value::Array(items) = value else {
+                return Err(self.invalid(schema, prefix_keyword, "expected an array of schemas"));
+            };
+            let at = schema.at(prefix_keyword);
+            for (i, item) in items.iter().enumerate() {
+                prefix.push(self.subschema(schema, format!("{at}/{i}"), item)?);
+            }
+        }
+        let rest = match schema.get(rest_keyword) {
+            Some(Value::Array(_)) => {
+                return Err(self.invalid(schema, rest_keyword, "expected a schema"))
+            }
+            Some(_) => self.one_subschema(schema, rest_keyword)?,
+            None => None,
+        };
+        if prefix.is_empty() && rest.is_none() {
+            return Ok(());
+        }
+        let prefix = self.edges(&prefix);
+        let id = TableId::new(self.program.items.len()).expect("fewer than 2^32 tables");
+        self.program.items.push(Items { prefix, rest });
+        let keyword = if rest.is_some() {
+            rest_keyword
+        } else {
+            prefix_keyword
+        };
+        parts.push(self.push_at(schema, keyword, Node::Items(id)));
+        Ok(())
+    }
+
+    fn lower_contains(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        let Some(node) = self.one_subschema(schema, "contains")? else {
+            return Ok(());
+        };
+        let min = self.count(schema, "minContains")?.unwrap_or(1);
+        let max = self.count(schema, "maxContains")?.unwrap_or(u32::MAX);
+        parts.push(self.push_at(
+            schema,
+            "contains",
+            Node::Contains {
+                schema: node,
+                min,
+                max,
+            },
+        ));
+        Ok(())
+    }
+}

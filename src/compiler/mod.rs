@@ -1,0 +1,407 @@
+//! The compiler: lowers a schema document into a [`Program`].
+//!
+//! The pipeline has three steps:
+//! 1. **Discover** ([`resources`]): walk each document once, following only keywords that
+//!    hold subschemas, and register every resource (`$id`), anchor (`$anchor`,
+//!    `$dynamicAnchor`, draft-07 `#name` ids) and the dialect each resource is written in.
+//!    Registered documents (and the embedded metaschemas) are walked only when a
+//!    reference cannot be resolved without them.
+//! 2. **Lower** (this file and the keyword-family modules): each subschema location gets
+//!    one node, memoised by (document, JSON Pointer); keywords become nodes, cheapest
+//!    checks first. A `$ref` reserves its target's node id and queues it, so cycles are
+//!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
+//! 3. **Finalize**: drop dynamic-scope bookkeeping when nothing reads it.
+//!
+//! Every dialect difference is settled here; the interpreter never sees a draft.
+
+mod applicator;
+mod array;
+mod object;
+mod resources;
+mod scalar;
+
+use crate::dialect::Dialect;
+use crate::error::{SchemaError, SchemaErrorKind};
+use crate::ids::{NodeId, ScopeId, Span, StrId};
+use crate::json::pointer;
+use crate::options::ValidationOptions;
+use crate::program::{Node, Program};
+use ahash::AHashMap;
+use serde_json::{Map, Value};
+use smallvec::SmallVec;
+use std::sync::Arc;
+
+pub(crate) use resources::Target;
+
+/// The lowering context of one schema object: where it is and how to read it.
+#[derive(Clone, Debug)]
+pub(crate) struct Context {
+    /// The base URI relative references resolve against.
+    pub(crate) base: Arc<str>,
+    /// The dialect of the enclosing resource.
+    pub(crate) dialect: Dialect,
+}
+
+/// One schema object being lowered.
+pub(crate) struct Schema<'a, 'c> {
+    pub(crate) doc: u32,
+    pub(crate) pointer: &'c str,
+    pub(crate) map: &'a Map<String, Value>,
+    pub(crate) context: &'c Context,
+    pub(crate) depth: u32,
+}
+
+impl<'a> Schema<'a, '_> {
+    /// The value of `keyword`, if this dialect evaluates it.
+    pub(crate) fn get(&self, keyword: &str) -> Option<&'a Value> {
+        if self.context.dialect.knows(keyword) {
+            self.map.get(keyword)
+        } else {
+            None
+        }
+    }
+
+    /// The JSON Pointer of `keyword` in this schema.
+    pub(crate) fn at(&self, keyword: &str) -> String {
+        pointer::join(self.pointer, keyword)
+    }
+}
+
+/// Lowering state; see the module docs.
+pub(crate) struct Compiler<'a> {
+    pub(crate) options: &'a ValidationOptions,
+    pub(crate) docs: Vec<resources::Document<'a>>,
+    pub(crate) resources: Vec<resources::Resource>,
+    pub(crate) by_uri: AHashMap<String, usize>,
+    pub(crate) resource_roots: AHashMap<(u32, String), usize>,
+    pub(crate) anchors: AHashMap<String, Target>,
+    compiled: AHashMap<(u32, String), NodeId>,
+    pending: Vec<(NodeId, Target)>,
+    pub(crate) program: Program,
+    strings: AHashMap<Box<str>, StrId>,
+}
+
+/// Compiles `schema` (and the resources registered in `options`) into a program.
+pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Program, SchemaError> {
+    let mut compiler = Compiler {
+        options,
+        docs: Vec::new(),
+        resources: Vec::new(),
+        by_uri: AHashMap::new(),
+        resource_roots: AHashMap::new(),
+        anchors: AHashMap::new(),
+        compiled: AHashMap::new(),
+        pending: Vec::new(),
+        program: Program::default(),
+        strings: AHashMap::new(),
+    };
+    compiler.add_documents(schema)?;
+    let root = compiler.target_node(Target {
+        doc: 0,
+        pointer: String::new(),
+    });
+    while let Some((id, target)) = compiler.pending.pop() {
+        compiler.lower_target(id, &target)?;
+    }
+    compiler.program.root = root;
+    compiler.finalize();
+    Ok(compiler.program)
+}
+
+impl<'a> Compiler<'a> {
+    /// The node for the schema at `target`, reserving it (and queueing its lowering) on
+    /// first use. This is how references stay cheap: a cycle just finds the reserved id.
+    pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
+        let key = (target.doc, target.pointer);
+        if let Some(&id) = self.compiled.get(&key) {
+            return id;
+        }
+        let id = self.reserve(key.0, &key.1);
+        self.compiled.insert((key.0, key.1.clone()), id);
+        self.pending.push((
+            id,
+            Target {
+                doc: key.0,
+                pointer: key.1,
+            },
+        ));
+        id
+    }
+
+    fn lower_target(&mut self, id: NodeId, target: &Target) -> Result<(), SchemaError> {
+        let value = self.value_at(target)?;
+        let context = self.context_at(target);
+        self.lower(id, target.doc, &target.pointer, value, &context, 0)
+    }
+
+    /// Lowers the subschema `value` found at `pointer` below the schema being lowered.
+    pub(crate) fn subschema(
+        &mut self,
+        parent: &Schema<'a, '_>,
+        pointer: String,
+        value: &'a Value,
+    ) -> Result<NodeId, SchemaError> {
+        let key = (parent.doc, pointer);
+        if let Some(&id) = self.compiled.get(&key) {
+            return Ok(id);
+        }
+        let id = self.reserve(key.0, &key.1);
+        self.compiled.insert(key.clone(), id);
+        self.lower(id, key.0, &key.1, value, parent.context, parent.depth + 1)?;
+        Ok(id)
+    }
+
+    /// Adds a placeholder node for the schema at `pointer`; `lower` fills it in.
+    fn reserve(&mut self, doc: u32, pointer: &str) -> NodeId {
+        let location = self.location(doc, pointer);
+        self.push(Node::Valid, location)
+    }
+
+    /// Appends a node with its schema location.
+    pub(crate) fn push(&mut self, node: Node, location: Box<str>) -> NodeId {
+        let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
+        self.program.nodes.push(node);
+        self.program.locations.push(location);
+        id
+    }
+
+    /// Appends a keyword node located at `keyword` in `schema`.
+    pub(crate) fn push_at(&mut self, schema: &Schema<'_, '_>, keyword: &str, node: Node) -> NodeId {
+        let location = self.location(schema.doc, &schema.at(keyword));
+        self.push(node, location)
+    }
+
+    /// The schema location shown in errors: a pointer, prefixed by the document URI for
+    /// documents other than the root.
+    pub(crate) fn location(&self, doc: u32, pointer: &str) -> Box<str> {
+        if doc == 0 {
+            pointer.into()
+        } else {
+            format!("{}#{}", self.docs[doc as usize].uri, pointer).into()
+        }
+    }
+
+    /// Stores `edges` and returns their span.
+    pub(crate) fn edges(&mut self, edges: &[NodeId]) -> Span {
+        let start = self.program.edges.len() as u32;
+        self.program.edges.extend_from_slice(edges);
+        Span {
+            start,
+            len: edges.len() as u32,
+        }
+    }
+
+    /// Interns a string.
+    pub(crate) fn string(&mut self, text: &str) -> StrId {
+        if let Some(&id) = self.strings.get(text) {
+            return id;
+        }
+        let id = StrId::new(self.program.strings.len()).expect("fewer than 2^32 strings");
+        self.program.strings.push(text.into());
+        self.strings.insert(text.into(), id);
+        id
+    }
+
+    /// Fills node `id` with the lowering of the schema `value` at `pointer`.
+    fn lower(
+        &mut self,
+        id: NodeId,
+        doc: u32,
+        pointer: &str,
+        value: &'a Value,
+        context: &Context,
+        depth: u32,
+    ) -> Result<(), SchemaError> {
+        if depth > self.options.max_schema_depth {
+            return Err(SchemaError::new(
+                SchemaErrorKind::LimitExceeded,
+                &self.location(doc, pointer),
+                format!(
+                    "schema nesting exceeds the limit of {}",
+                    self.options.max_schema_depth
+                ),
+            ));
+        }
+        let map = match value {
+            Value::Bool(true) => return Ok(()),
+            Value::Bool(false) => {
+                self.program.nodes[id.index()] = Node::Invalid;
+                return Ok(());
+            }
+            Value::Object(map) => map,
+            _ => {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::InvalidKeyword,
+                    &self.location(doc, pointer),
+                    "expected a schema (an object or a boolean)",
+                ))
+            }
+        };
+        let root = self
+            .resource_roots
+            .get(&(doc, pointer.to_string()))
+            .copied();
+        let own_context;
+        let context = match root {
+            Some(resource) => {
+                own_context = self.resource_context(resource);
+                &own_context
+            }
+            None => context,
+        };
+        let schema = Schema {
+            doc,
+            pointer,
+            map,
+            context,
+            depth,
+        };
+        let mut parts: SmallVec<[NodeId; 8]> = SmallVec::new();
+        if context.dialect.ref_overrides_siblings() && map.contains_key("$ref") {
+            self.lower_refs(&schema, &mut parts)?;
+        } else {
+            self.lower_scalars(&schema, &mut parts)?;
+            self.lower_arrays(&schema, &mut parts)?;
+            self.lower_objects(&schema, &mut parts)?;
+            self.lower_applicators(&schema, &mut parts)?;
+            self.lower_refs(&schema, &mut parts)?;
+        }
+        let body = self.combine(&parts);
+        let body = self.lower_unevaluated(&schema, body)?;
+        let body = match root {
+            Some(resource) => self.scope(resource, body),
+            None => body,
+        };
+        self.replace(id, body);
+        Ok(())
+    }
+
+    /// One node that requires all of `parts`, reusing a lone part as is.
+    pub(crate) fn combine(&mut self, parts: &[NodeId]) -> Combined {
+        match parts {
+            [] => Combined::Node(Node::Valid),
+            [only] => Combined::Id(*only),
+            _ => Combined::Node(Node::All(self.edges(parts))),
+        }
+    }
+
+    /// Makes node `id` do what `body` does.
+    fn replace(&mut self, id: NodeId, body: Combined) {
+        match body {
+            Combined::Node(node) => self.program.nodes[id.index()] = node,
+            Combined::Id(other) => {
+                // Copying the node (rather than jumping to it) saves a hop per visit; its
+                // location comes along so errors still name the keyword.
+                self.program.nodes[id.index()] = self.program.nodes[other.index()];
+                self.program.locations[id.index()] = self.program.locations[other.index()].clone();
+            }
+        }
+    }
+
+    /// A standalone node id for `body`, pushing it if it is not one yet.
+    pub(crate) fn materialize(&mut self, body: Combined, location: &str) -> NodeId {
+        match body {
+            Combined::Id(id) => id,
+            Combined::Node(node) => self.push(node, location.into()),
+        }
+    }
+
+    /// Wraps a resource root that defines dynamic anchors so it joins the dynamic scope.
+    fn scope(&mut self, resource: usize, body: Combined) -> Combined {
+        let anchors = self.resources[resource].dynamic_anchors.clone();
+        if anchors.is_empty() {
+            return body;
+        }
+        let doc = self.resources[resource].doc;
+        let location = self.location(doc, &self.resources[resource].pointer);
+        let body = self.materialize(body, &location);
+        let start = self.program.anchors.len() as u32;
+        for (name, pointer) in anchors {
+            let name = self.string(&name);
+            let node = self.target_node(Target { doc, pointer });
+            self.program.anchors.push((name, node));
+        }
+        let span = Span {
+            start,
+            len: self.program.anchors.len() as u32 - start,
+        };
+        let scope = ScopeId::new(self.program.scopes.len()).expect("fewer than 2^32 scopes");
+        self.program.scopes.push(span);
+        Combined::Node(Node::Scope { scope, body })
+    }
+
+    /// Drops `Scope` nodes when no dynamic reference would ever read the scope.
+    fn finalize(&mut self) {
+        if self.program.dynamic_refs.is_empty() {
+            for i in 0..self.program.nodes.len() {
+                if let Node::Scope { body, .. } = self.program.nodes[i] {
+                    self.program.nodes[i] = self.program.nodes[body.index()];
+                }
+            }
+            // A scope's body may itself have been a scope copied above; one more pass
+            // is never needed because a body is never a `Scope` node.
+        }
+    }
+}
+
+/// The result of combining a schema object's keyword nodes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Combined {
+    /// A node still to be placed.
+    Node(Node),
+    /// An existing node.
+    Id(NodeId),
+}
+
+impl Compiler<'_> {
+    /// An `InvalidKeyword` error at `keyword` of `schema`.
+    #[cold]
+    pub(crate) fn invalid(
+        &self,
+        schema: &Schema<'_, '_>,
+        keyword: &str,
+        message: &str,
+    ) -> SchemaError {
+        SchemaError::new(
+            SchemaErrorKind::InvalidKeyword,
+            &self.location(schema.doc, &schema.at(keyword)),
+            message,
+        )
+    }
+
+    /// The value of `keyword` as a non-negative integer (`2.0` counts), saturating at
+    /// `u32::MAX`.
+    pub(crate) fn count(
+        &self,
+        schema: &Schema<'_, '_>,
+        keyword: &str,
+    ) -> Result<Option<u32>, SchemaError> {
+        let Some(value) = schema.get(keyword) else {
+            return Ok(None);
+        };
+        let n = value
+            .as_u64()
+            .or_else(|| {
+                value
+                    .as_f64()
+                    .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                    .map(|f| f as u64)
+            })
+            .ok_or_else(|| self.invalid(schema, keyword, "expected a non-negative integer"))?;
+        Ok(Some(u32::try_from(n).unwrap_or(u32::MAX)))
+    }
+}
+
+impl<'a> Compiler<'a> {
+    /// The value of `keyword` as a schema (object or boolean), lowered.
+    pub(crate) fn one_subschema(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        keyword: &str,
+    ) -> Result<Option<NodeId>, SchemaError> {
+        match schema.get(keyword) {
+            None => Ok(None),
+            Some(value) => self.subschema(schema, schema.at(keyword), value).map(Some),
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! Lowering of the object keywords: `properties`/`patternProperties`/
+//! `additionalProperties` (one node), `propertyNames`, `required`, the dependency
+//! keywords, `minProperties` and `maxProperties`.
+
+use super::{Compiler, Schema};
+use crate::error::SchemaError;
+use crate::ids::{NodeId, Span, TableId};
+use crate::json::pointer;
+use crate::program::{Node, Properties};
+use serde_json::Value;
+use smallvec::SmallVec;
+
+impl<'a> Compiler<'a> {
+    /// Object keywords, cheapest first.
+    pub(crate) fn lower_objects(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        if let Some(n) = self.count(schema, "minProperties")? {
+            parts.push(self.push_at(schema, "minProperties", Node::MinProperties(n)));
+        }
+        if let Some(n) = self.count(schema, "maxProperties")? {
+            parts.push(self.push_at(schema, "maxProperties", Node::MaxProperties(n)));
+        }
+        if let Some(value) = schema.get("required") {
+            let names = self.names(schema, "required", value)?;
+            parts.push(self.push_at(schema, "required", Node::Required(names)));
+        }
+        self.lower_dependencies(schema, parts)?;
+        self.lower_properties(schema, parts)?;
+        if let Some(node) = self.one_subschema(schema, "propertyNames")? {
+            parts.push(self.push_at(schema, "propertyNames", Node::PropertyNames(node)));
+        }
+        Ok(())
+    }
+
+    /// An array of strings, stored contiguously in the string table.
+    fn names(
+        &mut self,
+        schema: &Schema<'_, '_>,
+        keyword: &str,
+        value: &Value,
+    ) -> Result<Span, SchemaError> {
+        let names = value
+            .as_array()
+            .filter(|items| items.iter().all(Value::is_string))
+            .ok_or_else(|| self.invalid(schema, keyword, "expected an array of strings"))?;
+        let start = self.program.strings.len() as u32;
+        self.program
+            .strings
+            .extend(names.iter().filter_map(Value::as_str).map(Box::from));
+        Ok(Span {
+            start,
+            len: names.len() as u32,
+        })
+    }
+
+    /// `dependentRequired`, `dependentSchemas`, and draft ≤7 `dependencies` (either form).
+    fn lower_dependencies(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        for keyword in ["dependencies", "dependentRequired", "dependentSchemas"] {
+            let Some(value) = schema.get(keyword) else {
+                continue;
+            };
+            let Value::Object(entries) = value else {
+                return Err(self.invalid(schema, keyword, "expected an object"));
+            };
+            let required_start = self.program.dependent_required.len() as u32;
+            let schemas_start = self.program.dependent_schemas.len() as u32;
+            for (name, dependency) in entries {
+                let at = pointer::join(&schema.at(keyword), name);
+                let requires_names = match keyword {
+                    "dependentRequired" => true,
+                    "dependentSchemas" => false,
+                    _ => dependency.is_array(),
+                };
+                let key = self.string(name);
+                if requires_names {
+                    let names = self.names(schema, keyword, dependency)?;
+                    self.program.dependent_required.push((key, names));
+                } else {
+                    let node = self.subschema(schema, at, dependency)?;
+                    self.program.dependent_schemas.push((key, node));
+                }
+            }
+            let required = self.program.dependent_required.len() as u32 - required_start;
+            if required > 0 {
+                let span = Span {
+                    start: required_start,
+                    len: required,
+                };
+                parts.push(self.push_at(schema, keyword, Node::DependentRequired(span)));
+            }
+            let schemas = self.program.dependent_schemas.len() as u32 - schemas_start;
+            if schemas > 0 {
+                let span = Span {
+                    start: schemas_start,
+                    len: schemas,
+                };
+                parts.push(self.push_at(schema, keyword, Node::DependentSchemas(span)));
+            }
+        }
+        Ok(())
+    }
+
+    /// `properties`, `patternProperties` and `additionalProperties` as one node, since
+    /// `additionalProperties` depends on what the other two matched.
+    fn lower_properties(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        let mut table = Properties {
+            named: Vec::new(),
+            patterns: Vec::new(),
+            additional: None,
+        };
+        if let Some(value) = schema.get("properties") {
+            let Value::Object(entries) = value else {
+                return Err(self.invalid(schema, "properties", "expected an object of schemas"));
+            };
+            let at = schema.at("properties");
+            for (name, subschema) in entries {
+                let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
+                table.named.push((name.as_str().into(), node));
+            }
+            table.named.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        if let Some(value) = schema.get("patternProperties") {
+            let Value::Object(entries) = value else {
+                return Err(self.invalid(
+                    schema,
+                    "patternProperties",
+                    "expected an object of schemas",
+                ));
+            };
+            let at = schema.at("patternProperties");
+            for (source, subschema) in entries {
+                let pointer = pointer::join(&at, source);
+                let regex = self.regex(source, &pointer, schema.doc)?;
+                let node = self.subschema(schema, pointer, subschema)?;
+                table.patterns.push((regex, node));
+            }
+        }
+        table.additional = self.one_subschema(schema, "additionalProperties")?;
+        let keyword = if table.additional.is_some() {
+            "additionalProperties"
+        } else if !table.patterns.is_empty() {
+            "patternProperties"
+        } else if !table.named.is_empty() {
+            "properties"
+        } else {
+            return Ok(());
+        };
+        let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
+        self.program.properties.push(table);
+        parts.push(self.push_at(schema, keyword, Node::Properties(id)));
+        Ok(())
+    }
+}

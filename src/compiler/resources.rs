@@ -1,0 +1,358 @@
+//! Discovery and resolution: which URIs name which schemas, in which dialect.
+//!
+//! Each document is walked once, following only keywords that hold subschemas (so an
+//! `$id` inside `const` or `enum` data is never mistaken for a resource), to register
+//! resources, anchors and dynamic anchors. References resolve against that registry and
+//! nothing else: the library never fetches. Registered documents and the embedded
+//! metaschemas are walked lazily, the first time a reference misses.
+
+use super::{Compiler, Context};
+use crate::dialect::{metaschemas, Dialect, Draft, Subschemas};
+use crate::error::{SchemaError, SchemaErrorKind};
+use crate::json::pointer;
+use crate::uri;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A schema document the compiler can read.
+pub(crate) struct Document<'a> {
+    pub(crate) value: &'a Value,
+    pub(crate) uri: String,
+    pub(crate) scanned: bool,
+}
+
+/// A schema resource: a document root or a subschema with its own `$id`.
+#[derive(Clone, Debug)]
+pub(crate) struct Resource {
+    pub(crate) uri: Arc<str>,
+    pub(crate) doc: u32,
+    pub(crate) pointer: String,
+    pub(crate) dialect: Dialect,
+    /// `$dynamicAnchor`s (and `$recursiveAnchor: true`, named `""`): name and location.
+    pub(crate) dynamic_anchors: Vec<(String, String)>,
+}
+
+/// A schema location: a document and a JSON Pointer into it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Target {
+    pub(crate) doc: u32,
+    pub(crate) pointer: String,
+}
+
+/// The longest chain of custom metaschemas followed to find a dialect.
+const MAX_METASCHEMA_CHAIN: u32 = 8;
+
+impl<'a> Compiler<'a> {
+    /// Registers the root schema (scanned now) and every other known document (scanned
+    /// on demand).
+    pub(crate) fn add_documents(&mut self, schema: &'a Value) -> Result<(), SchemaError> {
+        self.docs.push(Document {
+            value: schema,
+            uri: uri::DEFAULT_BASE.to_string(),
+            scanned: false,
+        });
+        for (name, value) in &self.options.resources {
+            let name = uri::split_fragment(name).0.to_string();
+            self.docs.push(Document {
+                value,
+                uri: name,
+                scanned: false,
+            });
+        }
+        for (name, value) in metaschemas() {
+            self.docs.push(Document {
+                value,
+                uri: (*name).to_string(),
+                scanned: false,
+            });
+        }
+        self.scan(0)
+    }
+
+    /// Walks every document not walked yet.
+    fn scan_all(&mut self) -> Result<(), SchemaError> {
+        for doc in 0..self.docs.len() {
+            if !self.docs[doc].scanned {
+                self.scan(doc as u32)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn scan(&mut self, doc: u32) -> Result<(), SchemaError> {
+        let document = &mut self.docs[doc as usize];
+        document.scanned = true;
+        let value = document.value;
+        let uri: Arc<str> = document.uri.as_str().into();
+        // A document that declares no dialect is read in the caller's default one.
+        let default = Dialect::standard(self.options.draft.unwrap_or_default());
+        let dialect = self.declared_dialect(value, default, doc, "", 0)?;
+        let resource = self.add_resource(uri.clone(), doc, String::new(), dialect);
+        self.scan_schema(doc, value, &mut String::new(), &uri, dialect, resource, 0)
+    }
+
+    fn add_resource(
+        &mut self,
+        uri: Arc<str>,
+        doc: u32,
+        pointer: String,
+        dialect: Dialect,
+    ) -> usize {
+        let index = self.resources.len();
+        self.by_uri.entry(uri.to_string()).or_insert(index);
+        self.resource_roots.insert((doc, pointer.clone()), index);
+        self.resources.push(Resource {
+            uri,
+            doc,
+            pointer,
+            dialect,
+            dynamic_anchors: Vec::new(),
+        });
+        index
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn scan_schema(
+        &mut self,
+        doc: u32,
+        value: &'a Value,
+        at: &mut String,
+        base: &Arc<str>,
+        dialect: Dialect,
+        resource: usize,
+        depth: u32,
+    ) -> Result<(), SchemaError> {
+        let Value::Object(map) = value else {
+            return Ok(());
+        };
+        if depth > self.options.max_schema_depth {
+            return Err(SchemaError::new(
+                SchemaErrorKind::LimitExceeded,
+                &self.location(doc, at),
+                format!(
+                    "schema nesting exceeds the limit of {}",
+                    self.options.max_schema_depth
+                ),
+            ));
+        }
+        let mut base = base.clone();
+        let mut dialect = dialect;
+        let mut resource = resource;
+        let ignores_siblings = dialect.ref_overrides_siblings() && map.contains_key("$ref");
+        if !ignores_siblings {
+            if let Some(Value::String(id)) = map.get(dialect.id_keyword()) {
+                if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
+                    self.add_anchor(&base, &id[1..], doc, at);
+                } else {
+                    let absolute = uri::resolve(&base, id);
+                    let (resource_uri, fragment) = uri::split_fragment(&absolute);
+                    base = resource_uri.into();
+                    if at.is_empty() {
+                        // The document root is already a resource under the name it was
+                        // registered with; its `$id` is a second name for it.
+                        self.by_uri.entry(base.to_string()).or_insert(resource);
+                        self.resources[resource].uri = base.clone();
+                    } else {
+                        dialect = self.declared_dialect(value, dialect, doc, at, 0)?;
+                        resource = self.add_resource(base.clone(), doc, at.clone(), dialect);
+                    }
+                    if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
+                        self.add_anchor(&base, fragment, doc, at);
+                    }
+                }
+            }
+        }
+        if dialect.draft >= Draft::Draft201909 {
+            if let Some(Value::String(name)) = map.get("$anchor") {
+                self.add_anchor(&base, name, doc, at);
+            }
+        }
+        if dialect.draft >= Draft::Draft202012 {
+            if let Some(Value::String(name)) = map.get("$dynamicAnchor") {
+                self.add_anchor(&base, name, doc, at);
+                self.resources[resource]
+                    .dynamic_anchors
+                    .push((name.clone(), at.clone()));
+            }
+        }
+        if dialect.draft == Draft::Draft201909
+            && map.get("$recursiveAnchor") == Some(&Value::Bool(true))
+            && self.resources[resource].pointer == *at
+        {
+            self.resources[resource]
+                .dynamic_anchors
+                .push((String::new(), at.clone()));
+        }
+        for (keyword, child) in map {
+            let holds_schemas = keyword == "$defs" && dialect.draft >= Draft::Draft201909
+                || keyword == "definitions"
+                || dialect.knows(keyword);
+            if !holds_schemas {
+                continue;
+            }
+            let len = at.len();
+            pointer::push(at, keyword);
+            match (dialect.subschemas(keyword), child) {
+                (Subschemas::One, _) | (Subschemas::OneOrMany, Value::Object(_)) => {
+                    self.scan_schema(doc, child, at, &base, dialect, resource, depth + 1)?;
+                }
+                (Subschemas::List | Subschemas::OneOrMany, Value::Array(items)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        let len = at.len();
+                        pointer::push(at, &i.to_string());
+                        self.scan_schema(doc, item, at, &base, dialect, resource, depth + 1)?;
+                        at.truncate(len);
+                    }
+                }
+                (Subschemas::Map, Value::Object(entries)) => {
+                    for (name, item) in entries {
+                        let len = at.len();
+                        pointer::push(at, name);
+                        self.scan_schema(doc, item, at, &base, dialect, resource, depth + 1)?;
+                        at.truncate(len);
+                    }
+                }
+                _ => {}
+            }
+            at.truncate(len);
+        }
+        Ok(())
+    }
+
+    fn add_anchor(&mut self, base: &str, name: &str, doc: u32, at: &str) {
+        self.anchors
+            .entry(format!("{base}#{name}"))
+            .or_insert_with(|| Target {
+                doc,
+                pointer: at.to_string(),
+            });
+    }
+
+    /// The dialect a schema object declares with `$schema`, or `inherited`.
+    fn declared_dialect(
+        &mut self,
+        value: &'a Value,
+        inherited: Dialect,
+        doc: u32,
+        at: &str,
+        chain: u32,
+    ) -> Result<Dialect, SchemaError> {
+        let Some(Value::String(declared)) = value.get("$schema") else {
+            return Ok(inherited);
+        };
+        if let Some(draft) = Draft::from_uri(declared) {
+            return Ok(Dialect::standard(draft));
+        }
+        let unknown = || {
+            SchemaError::new(
+                SchemaErrorKind::UnknownDialect,
+                &self.location(doc, &format!("{at}/$schema")),
+                format!(
+                    "unknown dialect {declared:?}: not a known draft nor a registered metaschema"
+                ),
+            )
+        };
+        if chain >= MAX_METASCHEMA_CHAIN {
+            return Err(unknown());
+        }
+        // A custom metaschema: it must be registered, and its own `$schema` must lead to
+        // a known draft; its `$vocabulary` (if any) picks the vocabularies.
+        let name = uri::split_fragment(declared).0;
+        let Some(meta) = self.docs.iter().position(|d| d.uri == name) else {
+            return Err(unknown());
+        };
+        let meta_value = self.docs[meta].value;
+        if std::ptr::eq(meta_value, value) {
+            return Err(unknown());
+        }
+        let mut dialect = self.declared_dialect(meta_value, inherited, doc, at, chain + 1)?;
+        if let Some(Value::Object(vocabularies)) = meta_value.get("$vocabulary") {
+            dialect.vocabularies = crate::dialect::Vocabularies::from_declaration(vocabularies);
+        }
+        Ok(dialect)
+    }
+
+    /// Resolves a reference (`$ref` and kin) written in a schema whose base is `base`.
+    pub(crate) fn resolve_reference(
+        &mut self,
+        base: &str,
+        reference: &str,
+        location: &str,
+    ) -> Result<Target, SchemaError> {
+        let absolute = uri::resolve(base, reference);
+        let (resource_uri, fragment) = uri::split_fragment(&absolute);
+        let unresolvable = |why: &str| {
+            SchemaError::new(
+                SchemaErrorKind::UnresolvableReference,
+                location,
+                format!("cannot resolve reference {reference:?} ({why})"),
+            )
+        };
+        let fragment = pointer::percent_decode(fragment)
+            .ok_or_else(|| unresolvable("bad percent-encoding"))?;
+        if fragment.is_empty() || fragment.starts_with('/') {
+            let resource = self
+                .find_resource(resource_uri)?
+                .ok_or_else(|| unresolvable("no such resource"))?;
+            let Resource {
+                doc, pointer: root, ..
+            } = &self.resources[resource];
+            let target = Target {
+                doc: *doc,
+                pointer: format!("{root}{fragment}"),
+            };
+            if pointer::resolve(self.docs[target.doc as usize].value, &target.pointer).is_none() {
+                return Err(unresolvable("no such location"));
+            }
+            return Ok(target);
+        }
+        let key = format!("{resource_uri}#{fragment}");
+        if !self.anchors.contains_key(&key) {
+            self.scan_all()?;
+        }
+        self.anchors
+            .get(&key)
+            .cloned()
+            .ok_or_else(|| unresolvable("no such anchor"))
+    }
+
+    fn find_resource(&mut self, uri: &str) -> Result<Option<usize>, SchemaError> {
+        if !self.by_uri.contains_key(uri) {
+            self.scan_all()?;
+        }
+        Ok(self.by_uri.get(uri).copied())
+    }
+
+    /// The schema at `target`.
+    pub(crate) fn value_at(&self, target: &Target) -> Result<&'a Value, SchemaError> {
+        pointer::resolve(self.docs[target.doc as usize].value, &target.pointer).ok_or_else(|| {
+            SchemaError::new(
+                SchemaErrorKind::UnresolvableReference,
+                &self.location(target.doc, &target.pointer),
+                "reference target does not exist",
+            )
+        })
+    }
+
+    /// The lowering context of the innermost resource enclosing `target`.
+    pub(crate) fn context_at(&self, target: &Target) -> Context {
+        let innermost = self
+            .resources
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| r.doc == target.doc && pointer::is_within(&target.pointer, &r.pointer))
+            .max_by_key(|(_, r)| r.pointer.len())
+            .map(|(i, _)| i)
+            .unwrap_or(0);
+        self.resource_context(innermost)
+    }
+
+    /// The lowering context at the root of `resource`.
+    pub(crate) fn resource_context(&self, resource: usize) -> Context {
+        let r = &self.resources[resource];
+        Context {
+            base: r.uri.clone(),
+            dialect: r.dialect,
+        }
+    }
+}

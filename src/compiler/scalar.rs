@@ -1,0 +1,171 @@
+//! Lowering of the keywords that look at one value: `type`, `const`, `enum`, the numeric
+//! bounds, string length, `pattern` and `format`.
+
+use super::{Compiler, Schema};
+use crate::dialect::{Draft, Vocabularies};
+use crate::error::{SchemaError, SchemaErrorKind};
+use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
+use crate::json::types::TypeSet;
+use crate::program::{Format, Node};
+use crate::regex::Pattern;
+use serde_json::{Number, Value};
+use smallvec::SmallVec;
+
+/// A numeric keyword and the node it lowers to.
+type Bound = (&'static str, fn(NumId) -> Node);
+
+impl<'a> Compiler<'a> {
+    /// `type`, `const`, `enum`, numbers, strings and `format`, cheapest first.
+    pub(crate) fn lower_scalars(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        if let Some(value) = schema.get("type") {
+            let types = self.types(schema, value)?;
+            parts.push(self.push_at(schema, "type", Node::Type(types)));
+        }
+        if let Some(value) = schema.get("const") {
+            let id = ValueId::new(self.program.values.len()).expect("fewer than 2^32 values");
+            self.program.values.push(value.clone());
+            parts.push(self.push_at(schema, "const", Node::Const(id)));
+        }
+        if let Some(value) = schema.get("enum") {
+            let Value::Array(options) = value else {
+                return Err(self.invalid(schema, "enum", "expected an array"));
+            };
+            let start = self.program.values.len() as u32;
+            self.program.values.extend(options.iter().cloned());
+            let span = Span {
+                start,
+                len: options.len() as u32,
+            };
+            parts.push(self.push_at(schema, "enum", Node::Enum(span)));
+        }
+        self.lower_numbers(schema, parts)?;
+        if let Some(n) = self.count(schema, "minLength")? {
+            parts.push(self.push_at(schema, "minLength", Node::MinLength(n)));
+        }
+        if let Some(n) = self.count(schema, "maxLength")? {
+            parts.push(self.push_at(schema, "maxLength", Node::MaxLength(n)));
+        }
+        if let Some(value) = schema.get("pattern") {
+            let Value::String(source) = value else {
+                return Err(self.invalid(schema, "pattern", "expected a string"));
+            };
+            let regex = self.regex(source, &schema.at("pattern"), schema.doc)?;
+            parts.push(self.push_at(schema, "pattern", Node::Pattern(regex)));
+        }
+        self.lower_format(schema, parts);
+        Ok(())
+    }
+
+    fn types(&self, schema: &Schema<'_, '_>, value: &Value) -> Result<TypeSet, SchemaError> {
+        let one = |name: &Value| {
+            name.as_str().and_then(TypeSet::from_name).ok_or_else(|| {
+                self.invalid(schema, "type", &format!("{name} is not a JSON Schema type"))
+            })
+        };
+        match value {
+            Value::Array(names) => names
+                .iter()
+                .try_fold(TypeSet::default(), |set, name| Ok(set.union(one(name)?))),
+            name => one(name),
+        }
+    }
+
+    fn lower_numbers(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
+        // Draft 4 spells exclusive bounds as booleans that modify `minimum`/`maximum`.
+        let draft4 = schema.context.dialect.draft == Draft::Draft4;
+        let flag = |keyword| draft4 && schema.get(keyword) == Some(&Value::Bool(true));
+        let minimum: fn(NumId) -> Node = if flag("exclusiveMinimum") {
+            Node::ExclusiveMinimum
+        } else {
+            Node::Minimum
+        };
+        let maximum: fn(NumId) -> Node = if flag("exclusiveMaximum") {
+            Node::ExclusiveMaximum
+        } else {
+            Node::Maximum
+        };
+        let mut plan: SmallVec<[Bound; 5]> = SmallVec::new();
+        plan.push(("minimum", minimum));
+        plan.push(("maximum", maximum));
+        if !draft4 {
+            plan.push(("exclusiveMinimum", Node::ExclusiveMinimum));
+            plan.push(("exclusiveMaximum", Node::ExclusiveMaximum));
+        } else {
+            for keyword in ["exclusiveMinimum", "exclusiveMaximum"] {
+                if schema.get(keyword).is_some_and(|v| !v.is_boolean()) {
+                    return Err(self.invalid(schema, keyword, "expected a boolean"));
+                }
+            }
+        }
+        plan.push(("multipleOf", Node::MultipleOf));
+        for (keyword, make) in plan {
+            let Some(value) = schema.get(keyword) else {
+                continue;
+            };
+            let Value::Number(n) = value else {
+                return Err(self.invalid(schema, keyword, "expected a number"));
+            };
+            if keyword == "multipleOf" && n.as_f64().is_none_or(|f| f <= 0.0) {
+                return Err(self.invalid(schema, keyword, "expected a number greater than 0"));
+            }
+            let id = self.number(n.clone());
+            parts.push(self.push_at(schema, keyword, make(id)));
+        }
+        Ok(())
+    }
+
+    fn number(&mut self, n: Number) -> NumId {
+        let id = NumId::new(self.program.numbers.len()).expect("fewer than 2^32 numbers");
+        self.program.numbers.push(n);
+        id
+    }
+
+    /// Compiles an ECMA-262 pattern found at `pointer` of document `doc`.
+    pub(crate) fn regex(
+        &mut self,
+        source: &str,
+        pointer: &str,
+        doc: u32,
+    ) -> Result<RegexId, SchemaError> {
+        let pattern = Pattern::new(source).map_err(|e| {
+            SchemaError::new(
+                SchemaErrorKind::InvalidPattern,
+                &self.location(doc, pointer),
+                format!("invalid regular expression {source:?}: {e}"),
+            )
+        })?;
+        let id = RegexId::new(self.program.regexes.len()).expect("fewer than 2^32 regexes");
+        self.program.regexes.push(pattern);
+        Ok(id)
+    }
+
+    fn lower_format(&mut self, schema: &Schema<'a, '_>, parts: &mut SmallVec<[NodeId; 8]>) {
+        let asserts = self.options.format_assertion
+            || schema
+                .context
+                .dialect
+                .vocabularies
+                .contains(Vocabularies::FORMAT_ASSERTION);
+        let Some(Value::String(name)) = schema.map.get("format") else {
+            return;
+        };
+        let Some(check) = crate::formats::lookup(name) else {
+            return;
+        };
+        if !asserts {
+            return;
+        }
+        let name = self.string(name);
+        let id = TableId::new(self.program.formats.len()).expect("fewer than 2^32 formats");
+        self.program.formats.push(Format { name, check });
+        parts.push(self.push_at(schema, "format", Node::Format(id)));
+    }
+}

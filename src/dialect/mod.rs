@@ -1,0 +1,332 @@
+//! JSON Schema dialects: which draft a schema is written in, which vocabularies it
+//! enables, and the official metaschemas embedded in the binary.
+//!
+//! The compiler settles every dialect difference while lowering, so nothing here is
+//! consulted at validation time. A [`Dialect`] is the draft plus the set of vocabularies
+//! in force for one schema resource (a custom metaschema can switch some off).
+
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// A published JSON Schema draft.
+///
+/// Selected from a schema's `$schema`, or by
+/// [`ValidationOptions::with_draft`](crate::ValidationOptions::with_draft) when the schema
+/// declares none; 2020-12 otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[non_exhaustive]
+pub enum Draft {
+    /// Draft 4 (`http://json-schema.org/draft-04/schema#`).
+    Draft4,
+    /// Draft 6 (`http://json-schema.org/draft-06/schema#`).
+    Draft6,
+    /// Draft 7 (`http://json-schema.org/draft-07/schema#`).
+    Draft7,
+    /// Draft 2019-09 (`https://json-schema.org/draft/2019-09/schema`).
+    Draft201909,
+    /// Draft 2020-12 (`https://json-schema.org/draft/2020-12/schema`), the default.
+    #[default]
+    Draft202012,
+}
+
+impl Draft {
+    /// The draft whose metaschema is `uri` (http or https, with or without a trailing `#`).
+    pub fn from_uri(uri: &str) -> Option<Draft> {
+        let uri = uri.strip_suffix('#').unwrap_or(uri);
+        let rest = uri
+            .strip_prefix("https://")
+            .or_else(|| uri.strip_prefix("http://"))?;
+        Some(match rest {
+            "json-schema.org/draft/2020-12/schema" => Draft::Draft202012,
+            "json-schema.org/draft/2019-09/schema" => Draft::Draft201909,
+            "json-schema.org/draft-07/schema" => Draft::Draft7,
+            "json-schema.org/draft-06/schema" => Draft::Draft6,
+            "json-schema.org/draft-04/schema" => Draft::Draft4,
+            _ => return None,
+        })
+    }
+
+    /// The canonical URI of this draft's metaschema.
+    pub fn uri(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "http://json-schema.org/draft-04/schema#",
+            Draft::Draft6 => "http://json-schema.org/draft-06/schema#",
+            Draft::Draft7 => "http://json-schema.org/draft-07/schema#",
+            Draft::Draft201909 => "https://json-schema.org/draft/2019-09/schema",
+            Draft::Draft202012 => "https://json-schema.org/draft/2020-12/schema",
+        }
+    }
+}
+
+/// A set of vocabularies, one bit each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Vocabularies(u8);
+
+impl Vocabularies {
+    pub(crate) const APPLICATOR: Vocabularies = Vocabularies(1);
+    pub(crate) const UNEVALUATED: Vocabularies = Vocabularies(1 << 1);
+    pub(crate) const VALIDATION: Vocabularies = Vocabularies(1 << 2);
+    pub(crate) const FORMAT_ASSERTION: Vocabularies = Vocabularies(1 << 3);
+    /// Every vocabulary a standard metaschema enables (format as an annotation).
+    pub(crate) const STANDARD: Vocabularies = Vocabularies(0b0111);
+
+    /// Whether every vocabulary of `other` is in the set.
+    pub(crate) fn contains(self, other: Vocabularies) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// The vocabularies a metaschema's `$vocabulary` object names (core is implied;
+    /// meta-data, content and format-annotation produce no assertions).
+    pub(crate) fn from_declaration(declared: &serde_json::Map<String, Value>) -> Vocabularies {
+        let mut set = Vocabularies(0);
+        for uri in declared.keys() {
+            let name = uri.rsplit('/').next().unwrap_or_default();
+            set.0 |= match name {
+                "applicator" => Self::APPLICATOR.0,
+                "unevaluated" => Self::UNEVALUATED.0,
+                "validation" => Self::VALIDATION.0,
+                "format-assertion" => Self::FORMAT_ASSERTION.0,
+                _ => 0,
+            };
+        }
+        // 2019-09 kept the unevaluated keywords in its applicator vocabulary.
+        if set.contains(Self::APPLICATOR) && declared.keys().any(|k| k.contains("/2019-09/")) {
+            set.0 |= Self::UNEVALUATED.0;
+        }
+        set
+    }
+}
+
+/// The draft and vocabularies in force for one schema resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Dialect {
+    pub(crate) draft: Draft,
+    pub(crate) vocabularies: Vocabularies,
+}
+
+impl Dialect {
+    /// The standard dialect of `draft`.
+    pub(crate) fn standard(draft: Draft) -> Dialect {
+        Dialect {
+            draft,
+            vocabularies: Vocabularies::STANDARD,
+        }
+    }
+
+    /// Whether `keyword` is an assertion/applicator this dialect evaluates.
+    pub(crate) fn knows(self, keyword: &str) -> bool {
+        use Draft::*;
+        let d = self.draft;
+        let vocab = |v| self.vocabularies.contains(v);
+        match keyword {
+            "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "not"
+            | "properties"
+            | "patternProperties"
+            | "additionalProperties"
+            | "items" => vocab(Vocabularies::APPLICATOR),
+            "additionalItems" => d <= Draft201909 && vocab(Vocabularies::APPLICATOR),
+            "dependencies" => d <= Draft7,
+            "if" | "then" | "else" => d >= Draft7 && vocab(Vocabularies::APPLICATOR),
+            "contains" | "propertyNames" => d >= Draft6 && vocab(Vocabularies::APPLICATOR),
+            "dependentSchemas" => d >= Draft201909 && vocab(Vocabularies::APPLICATOR),
+            "prefixItems" => d >= Draft202012 && vocab(Vocabularies::APPLICATOR),
+            "unevaluatedItems" | "unevaluatedProperties" => {
+                d >= Draft201909 && vocab(Vocabularies::UNEVALUATED)
+            }
+            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "maxLength" | "minLength"
+            | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
+            | "minProperties" | "required" => vocab(Vocabularies::VALIDATION),
+            "exclusiveMaximum" | "exclusiveMinimum" => vocab(Vocabularies::VALIDATION),
+            "const" => d >= Draft6 && vocab(Vocabularies::VALIDATION),
+            "maxContains" | "minContains" | "dependentRequired" => {
+                d >= Draft201909 && vocab(Vocabularies::VALIDATION)
+            }
+            _ => false,
+        }
+    }
+
+    /// The keyword naming a resource: `id` in draft 4, `$id` after.
+    pub(crate) fn id_keyword(self) -> &'static str {
+        if self.draft == Draft::Draft4 {
+            "id"
+        } else {
+            "$id"
+        }
+    }
+
+    /// Whether `$ref` makes its sibling keywords be ignored (draft 7 and older).
+    pub(crate) fn ref_overrides_siblings(self) -> bool {
+        self.draft <= Draft::Draft7
+    }
+}
+
+/// The keywords whose values are subschemas, by the shape of their value.
+pub(crate) enum Subschemas {
+    /// The value is one schema.
+    One,
+    /// The value is an array of schemas.
+    List,
+    /// The value is an object whose values are schemas.
+    Map,
+    /// `items` (and draft ≤7 `dependencies`): one schema or an array/map of them.
+    OneOrMany,
+    /// Not a schema-holding keyword.
+    None,
+}
+
+impl Dialect {
+    /// Where `keyword` holds subschemas in this dialect (for resource discovery).
+    pub(crate) fn subschemas(self, keyword: &str) -> Subschemas {
+        match keyword {
+            "additionalProperties"
+            | "propertyNames"
+            | "not"
+            | "if"
+            | "then"
+            | "else"
+            | "contains"
+            | "additionalItems"
+            | "unevaluatedItems"
+            | "unevaluatedProperties" => Subschemas::One,
+            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Subschemas::List,
+            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
+                Subschemas::Map
+            }
+            "items" | "dependencies" => Subschemas::OneOrMany,
+            _ => Subschemas::None,
+        }
+    }
+}
+
+/// The official metaschemas, parsed once per process: `(uri, document)`.
+pub(crate) fn metaschemas() -> &'static [(&'static str, Value)] {
+    static DOCS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
+    DOCS.get_or_init(|| {
+        macro_rules! meta {
+            ($uri:literal, $file:literal) => {
+                (
+                    $uri,
+                    serde_json::from_str(include_str!(concat!("metaschemas/", $file)))
+                        .expect("embedded metaschemas are valid JSON"),
+                )
+            };
+        }
+        vec![
+            meta!(
+                "https://json-schema.org/draft/2020-12/schema",
+                "draft202012/schema.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/core",
+                "draft202012/meta-core.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/applicator",
+                "draft202012/meta-applicator.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/unevaluated",
+                "draft202012/meta-unevaluated.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/validation",
+                "draft202012/meta-validation.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/meta-data",
+                "draft202012/meta-meta-data.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/format-annotation",
+                "draft202012/meta-format-annotation.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/format-assertion",
+                "draft202012/meta-format-assertion.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2020-12/meta/content",
+                "draft202012/meta-content.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/schema",
+                "draft201909/schema.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/core",
+                "draft201909/meta-core.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/applicator",
+                "draft201909/meta-applicator.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/validation",
+                "draft201909/meta-validation.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/meta-data",
+                "draft201909/meta-meta-data.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/format",
+                "draft201909/meta-format.json"
+            ),
+            meta!(
+                "https://json-schema.org/draft/2019-09/meta/content",
+                "draft201909/meta-content.json"
+            ),
+            meta!(
+                "http://json-schema.org/draft-07/schema",
+                "draft7/schema.json"
+            ),
+            meta!(
+                "http://json-schema.org/draft-06/schema",
+                "draft6/schema.json"
+            ),
+            meta!(
+                "http://json-schema.org/draft-04/schema",
+                "draft4/schema.json"
+            ),
+        ]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drafts_are_recognised_by_any_spelling_of_their_uri() {
+        assert_eq!(
+            Draft::from_uri("http://json-schema.org/draft-07/schema#"),
+            Some(Draft::Draft7)
+        );
+        assert_eq!(
+            Draft::from_uri("https://json-schema.org/draft-07/schema"),
+            Some(Draft::Draft7)
+        );
+        assert_eq!(
+            Draft::from_uri("https://json-schema.org/draft/2020-12/schema#"),
+            Some(Draft::Draft202012)
+        );
+        assert_eq!(Draft::from_uri("https://example.com/schema"), None);
+        for draft in [
+            Draft::Draft4,
+            Draft::Draft6,
+            Draft::Draft7,
+            Draft::Draft201909,
+            Draft::Draft202012,
+        ] {
+            assert_eq!(Draft::from_uri(draft.uri()), Some(draft));
+        }
+    }
+
+    #[test]
+    fn embedded_metaschemas_parse() {
+        assert_eq!(metaschemas().len(), 19);
+    }
+}

@@ -1,0 +1,229 @@
+//! The two error types: [`SchemaError`] (the schema cannot be compiled) and
+//! [`ValidationError`] (an instance does not conform).
+//!
+//! Each wraps one `Box` of private data so that `Result<(), E>` stays one word wide on
+//! the hot path, and is built only by `#[cold]` constructors inside the crate. Both carry
+//! JSON Pointers: a schema error names where in the schema the problem is, a validation
+//! error names where in the instance it failed and which schema keyword failed it.
+
+use std::fmt;
+
+/// What kind of problem made a schema unusable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum SchemaErrorKind {
+    /// A keyword's value has the wrong shape (`"minimum": "x"`, `"type": "invalid_type"`).
+    InvalidKeyword,
+    /// A `pattern` or `patternProperties` key is not a valid ECMA-262 regular expression.
+    InvalidPattern,
+    /// A `$ref` (or `$dynamicRef`, ...) names nothing registered or embedded.
+    UnresolvableReference,
+    /// A reference the active policy forbids (the MCP profile allows only `#...`).
+    ForbiddenReference,
+    /// `$schema` names a dialect this library does not know.
+    UnknownDialect,
+    /// The schema exceeds a configured bound (depth, subschema count, program size).
+    LimitExceeded,
+}
+
+struct SchemaErrorInner {
+    kind: SchemaErrorKind,
+    location: String,
+    message: String,
+}
+
+/// A schema that cannot be compiled, with the JSON Pointer of the offending place.
+///
+/// ```
+/// let err = mcp_jsonschema::Validator::new(&serde_json::json!({"minimum": "x"})).unwrap_err();
+/// assert_eq!(err.location(), "/minimum");
+/// assert_eq!(err.kind(), mcp_jsonschema::SchemaErrorKind::InvalidKeyword);
+/// ```
+pub struct SchemaError(Box<SchemaErrorInner>);
+
+impl SchemaError {
+    #[cold]
+    pub(crate) fn new(kind: SchemaErrorKind, location: &str, message: impl Into<String>) -> Self {
+        SchemaError(Box::new(SchemaErrorInner {
+            kind,
+            location: location.to_string(),
+            message: message.into(),
+        }))
+    }
+
+    /// What kind of problem this is.
+    pub fn kind(&self) -> SchemaErrorKind {
+        self.0.kind
+    }
+
+    /// Where in the schema the problem is: a JSON Pointer, prefixed by the document's URI
+    /// when the problem lies in a registered resource rather than the root document.
+    pub fn location(&self) -> &str {
+        &self.0.location
+    }
+
+    /// The problem, without its location.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+}
+
+impl fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let location = if self.0.location.is_empty() {
+            "(root)"
+        } else {
+            &self.0.location
+        };
+        write!(f, "{} at {}", self.0.message, location)
+    }
+}
+
+impl fmt::Debug for SchemaError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SchemaError({:?}: {self})", self.0.kind)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// Which check an instance failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ValidationErrorKind {
+    /// The `false` schema, or `additionalProperties` / `unevaluated*` set to `false`.
+    FalseSchema,
+    /// `type`.
+    Type,
+    /// `const`.
+    Const,
+    /// `enum`.
+    Enum,
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`.
+    Range,
+    /// `multipleOf`.
+    MultipleOf,
+    /// `minLength`, `maxLength`.
+    Length,
+    /// `pattern`.
+    Pattern,
+    /// `format`, when format assertion is on.
+    Format,
+    /// `minItems`, `maxItems`, `minProperties`, `maxProperties`.
+    Size,
+    /// `uniqueItems`.
+    UniqueItems,
+    /// `contains`, `minContains`, `maxContains`.
+    Contains,
+    /// `required`, `dependentRequired`, `dependencies`.
+    Required,
+    /// `anyOf`.
+    AnyOf,
+    /// `oneOf`.
+    OneOf,
+    /// `not`.
+    Not,
+    /// `additionalProperties`, `unevaluatedProperties`, `unevaluatedItems` (for a named element).
+    Unexpected,
+    /// The instance is nested deeper than the validator may follow.
+    DepthExceeded,
+    /// The per-validation step budget ran out before a verdict: never a pass.
+    BudgetExhausted,
+}
+
+struct ValidationErrorInner {
+    kind: ValidationErrorKind,
+    instance_location: String,
+    schema_location: String,
+    message: String,
+}
+
+/// An instance that does not conform, with where and why.
+///
+/// ```
+/// use serde_json::json;
+/// let v = mcp_jsonschema::Validator::new(&json!({"properties": {"n": {"minimum": 3}}})).unwrap();
+/// let err = v.validate(&json!({"n": 1})).unwrap_err();
+/// assert_eq!(err.instance_location(), "/n");
+/// assert_eq!(err.schema_location(), "/properties/n/minimum");
+/// assert_eq!(err.to_string(), "/n: 1 is less than the minimum of 3");
+/// ```
+pub struct ValidationError(Box<ValidationErrorInner>);
+
+impl ValidationError {
+    #[cold]
+    pub(crate) fn new(
+        kind: ValidationErrorKind,
+        instance_location: String,
+        schema_location: &str,
+        message: String,
+    ) -> Self {
+        ValidationError(Box::new(ValidationErrorInner {
+            kind,
+            instance_location,
+            schema_location: schema_location.to_string(),
+            message,
+        }))
+    }
+
+    /// Which check failed.
+    pub fn kind(&self) -> ValidationErrorKind {
+        self.0.kind
+    }
+
+    /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
+    pub fn instance_location(&self) -> &str {
+        &self.0.instance_location
+    }
+
+    /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
+    /// document when that keyword lives in a registered resource.
+    pub fn schema_location(&self) -> &str {
+        &self.0.schema_location
+    }
+
+    /// The problem in words, without the location.
+    pub fn message(&self) -> &str {
+        &self.0.message
+    }
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.0.instance_location.is_empty() {
+            "(root)"
+        } else {
+            &self.0.instance_location
+        };
+        write!(f, "{at}: {}", self.0.message)
+    }
+}
+
+impl fmt::Debug for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "ValidationError({:?}: {self} [schema {}])",
+            self.0.kind, self.0.schema_location
+        )
+    }
+}
+
+impl std::error::Error for ValidationError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_are_one_word() {
+        assert_eq!(
+            std::mem::size_of::<Result<(), SchemaError>>(),
+            std::mem::size_of::<usize>()
+        );
+        assert_eq!(
+            std::mem::size_of::<Result<(), ValidationError>>(),
+            std::mem::size_of::<usize>()
+        );
+    }
+}

@@ -1,0 +1,125 @@
+//! Equality of JSON values by the JSON data model, and a hash that agrees with it.
+//!
+//! `enum`, `const` and `uniqueItems` compare instances this way: numbers by value
+//! (`1 == 1.0`), objects regardless of key order, everything else structurally.
+
+use serde_json::Value;
+use std::hash::{Hash, Hasher};
+
+/// Whether `a` and `b` are the same JSON value.
+pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => super::number::equal(x, y),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(key, x)| y.get(key).is_some_and(|y| equal(x, y)))
+        }
+        _ => a == b,
+    }
+}
+
+/// Feeds `value` to `state` so that [`equal`] values hash alike.
+pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) {
+    match value {
+        Value::Null => state.write_u8(0),
+        Value::Bool(b) => {
+            state.write_u8(1);
+            b.hash(state);
+        }
+        Value::Number(n) => {
+            state.write_u8(2);
+            // Equal numbers must hash alike whatever their representation: integral values
+            // hash as integers, the rest by their bits (-0.0 is integral, so it hashes as 0).
+            match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => i128::from(i).hash(state),
+                (_, Some(u), _) => i128::from(u).hash(state),
+                (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1.8e19 => (f as i128).hash(state),
+                (_, _, Some(f)) => f.to_bits().hash(state),
+                _ => {}
+            }
+        }
+        Value::String(s) => {
+            state.write_u8(3);
+            s.hash(state);
+        }
+        Value::Array(items) => {
+            state.write_u8(4);
+            state.write_usize(items.len());
+            for item in items {
+                hash(item, state);
+            }
+        }
+        Value::Object(map) => {
+            // Key order must not matter: combine per-entry hashes commutatively.
+            state.write_u8(5);
+            let mut sum: u64 = 0;
+            for (key, value) in map {
+                let mut entry = ahash::AHasher::default();
+                key.hash(&mut entry);
+                hash(value, &mut entry);
+                sum = sum.wrapping_add(entry.finish());
+            }
+            state.write_u64(sum);
+        }
+    }
+}
+
+/// Whether all items of `items` are distinct JSON values.
+pub(crate) fn all_unique(items: &[Value]) -> bool {
+    // Quadratic comparison is cheapest for short arrays and allocates nothing.
+    const QUADRATIC_UP_TO: usize = 24;
+    if items.len() <= QUADRATIC_UP_TO {
+        return items
+            .iter()
+            .enumerate()
+            .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
+    }
+    let mut buckets: ahash::AHashMap<u64, smallvec::SmallVec<[usize; 1]>> =
+        ahash::AHashMap::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let mut state = ahash::AHasher::default();
+        hash(item, &mut state);
+        let bucket = buckets.entry(state.finish()).or_default();
+        if bucket.iter().any(|&j| equal(&items[j], item)) {
+            return false;
+        }
+        bucket.push(i);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn digest(v: &Value) -> u64 {
+        let mut s = ahash::AHasher::default();
+        hash(v, &mut s);
+        s.finish()
+    }
+
+    #[test]
+    fn numbers_compare_by_value_and_objects_ignore_order() {
+        assert!(equal(&json!([1, {"a": 2.0}]), &json!([1.0, {"a": 2}])));
+        let a: Value = serde_json::from_str(r#"{"x":1,"y":2}"#).unwrap();
+        let b: Value = serde_json::from_str(r#"{"y":2,"x":1}"#).unwrap();
+        assert!(equal(&a, &b));
+        assert_eq!(digest(&a), digest(&b));
+        assert_eq!(digest(&json!(1)), digest(&json!(1.0)));
+        assert!(!equal(&json!(false), &json!(0)));
+    }
+
+    #[test]
+    fn uniqueness_agrees_between_small_and_large_arrays() {
+        let mut items: Vec<Value> = (0..100).map(|i| json!({"n": i})).collect();
+        assert!(all_unique(&items));
+        items.push(json!({"n": 42.0}));
+        assert!(!all_unique(&items));
+        assert!(!all_unique(&[json!(1), json!(1.0)]));
+    }
+}

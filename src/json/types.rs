@@ -1,0 +1,114 @@
+//! The seven JSON Schema primitive types as a one-byte set.
+
+use serde_json::Value;
+
+/// A set of JSON Schema types, one bit each; `number` includes `integer`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub(crate) struct TypeSet(u8);
+
+impl TypeSet {
+    pub(crate) const NULL: TypeSet = TypeSet(1);
+    pub(crate) const BOOLEAN: TypeSet = TypeSet(1 << 1);
+    pub(crate) const INTEGER: TypeSet = TypeSet(1 << 2);
+    /// `number`: every number, integer or not.
+    pub(crate) const NUMBER: TypeSet = TypeSet(1 << 3 | 1 << 2);
+    pub(crate) const STRING: TypeSet = TypeSet(1 << 4);
+    pub(crate) const ARRAY: TypeSet = TypeSet(1 << 5);
+    pub(crate) const OBJECT: TypeSet = TypeSet(1 << 6);
+
+    /// The type named `name` in a schema's `type` keyword.
+    pub(crate) fn from_name(name: &str) -> Option<TypeSet> {
+        Some(match name {
+            "null" => Self::NULL,
+            "boolean" => Self::BOOLEAN,
+            "integer" => Self::INTEGER,
+            "number" => Self::NUMBER,
+            "string" => Self::STRING,
+            "array" => Self::ARRAY,
+            "object" => Self::OBJECT,
+            _ => return None,
+        })
+    }
+
+    /// The union of two sets.
+    pub(crate) fn union(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 | other.0)
+    }
+
+    /// Whether `value` has one of the types in this set. A number with a zero
+    /// fractional part (`1.0`) is an integer.
+    #[inline]
+    pub(crate) fn matches(self, value: &Value) -> bool {
+        let bit = match value {
+            Value::Null => Self::NULL.0,
+            Value::Bool(_) => Self::BOOLEAN.0,
+            Value::Number(n) => {
+                if self.0 & (1 << 3) != 0 {
+                    return true;
+                }
+                if super::number::is_integer(n) {
+                    Self::INTEGER.0
+                } else {
+                    return false;
+                }
+            }
+            Value::String(_) => Self::STRING.0,
+            Value::Array(_) => Self::ARRAY.0,
+            Value::Object(_) => Self::OBJECT.0,
+        };
+        self.0 & bit != 0
+    }
+
+    /// The names of the types in the set, for messages.
+    pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
+        const NAMES: [(TypeSet, &str); 7] = [
+            (TypeSet::NULL, "null"),
+            (TypeSet::BOOLEAN, "boolean"),
+            (TypeSet::NUMBER, "number"),
+            (TypeSet::INTEGER, "integer"),
+            (TypeSet::STRING, "string"),
+            (TypeSet::ARRAY, "array"),
+            (TypeSet::OBJECT, "object"),
+        ];
+        let mut seen_number = false;
+        NAMES.into_iter().filter_map(move |(set, name)| {
+            if self.0 & set.0 != set.0 {
+                return None;
+            }
+            if set == TypeSet::INTEGER && seen_number {
+                return None;
+            }
+            seen_number |= set == TypeSet::NUMBER;
+            Some(name)
+        })
+    }
+}
+
+/// The JSON Schema type name of `value`, for messages.
+pub(crate) fn type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if super::number::is_integer(n) => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn integer_includes_integral_floats_and_number_includes_integers() {
+        assert!(TypeSet::INTEGER.matches(&json!(1.0)));
+        assert!(!TypeSet::INTEGER.matches(&json!(1.5)));
+        assert!(TypeSet::NUMBER.matches(&json!(3)));
+        assert!(!TypeSet::STRING.matches(&json!(3)));
+        let set = TypeSet::NUMBER.union(TypeSet::NULL);
+        assert_eq!(set.names().collect::<Vec<_>>(), ["null", "number"]);
+    }
+}

@@ -1,0 +1,281 @@
+//! The compiled form of a schema: a flat arena of [`Node`]s plus side tables.
+//!
+//! The compiler ([`crate::compiler`]) lowers every subschema into nodes of one `Vec`,
+//! children referenced by [`NodeId`] or by a [`Span`] into [`Program::edges`]; large or
+//! variable-size payloads (values, numbers, strings, regexes, property tables) live in
+//! side tables and are named by id. A `$ref` is an edge like any other, so recursive
+//! schemas are id cycles. The interpreter ([`crate::vm`]) matches on `Node` and never
+//! asks which dialect or which keyword spellings produced it.
+//!
+//! Invariants every table relies on: each id stored anywhere in the program is below the
+//! length of the table it names, and [`Program::locations`] has one entry per node.
+
+use crate::formats::FormatCheck;
+use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
+use crate::json::types::TypeSet;
+use crate::regex::Pattern;
+use serde_json::{Number, Value};
+use std::fmt;
+
+/// One instruction of the validation program.
+///
+/// Each variant documents its operands, what it checks, and the keywords it comes from.
+/// A check on one JSON type passes every instance of another type, as in JSON Schema.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Node {
+    /// Always passes: `true`, `{}`, or a schema of annotations only.
+    Valid,
+    /// Always fails: `false`.
+    Invalid,
+    /// Every node in the span (of `edges`) passes: a schema object's keywords, `allOf`.
+    All(Span),
+    /// At least one node in the span passes: `anyOf`.
+    Any(Span),
+    /// Exactly one node in the span passes: `oneOf`.
+    One(Span),
+    /// The node fails: `not`.
+    Not(NodeId),
+    /// `if`/`then`/`else`: `then` when `test` passes, `otherwise` when it fails
+    /// (a missing branch is a `Valid` node).
+    Condition {
+        /// The `if` schema.
+        test: NodeId,
+        /// The `then` schema.
+        then: NodeId,
+        /// The `else` schema.
+        otherwise: NodeId,
+    },
+    /// Runs the node only for its annotations (`if` without `then`/`else`): always
+    /// passes, and is skipped unless evaluation is being tracked for `unevaluated*`.
+    Annotations(NodeId),
+    /// Evaluates another node in place: `$ref`, and `$dynamicRef` / `$recursiveRef` whose
+    /// target cannot be overridden dynamically.
+    Ref(NodeId),
+    /// `$dynamicRef` / `$recursiveRef` with a dynamic anchor at its static target: the
+    /// outermost resource on the dynamic scope that defines the anchor wins.
+    DynamicRef(TableId),
+    /// Pushes a resource that defines dynamic anchors onto the dynamic scope while `body`
+    /// runs: a schema resource root with `$dynamicAnchor` or `$recursiveAnchor`.
+    Scope {
+        /// The resource's anchors.
+        scope: ScopeId,
+        /// The resource root's own node.
+        body: NodeId,
+    },
+    /// `type`.
+    Type(TypeSet),
+    /// `const`: JSON equality with the value.
+    Const(ValueId),
+    /// `enum`: JSON equality with one of the values in the span (of `values`).
+    Enum(Span),
+    /// `minimum` (and draft 4 `minimum` without `exclusiveMinimum: true`).
+    Minimum(NumId),
+    /// `maximum`.
+    Maximum(NumId),
+    /// `exclusiveMinimum` (and draft 4 `minimum` with `exclusiveMinimum: true`).
+    ExclusiveMinimum(NumId),
+    /// `exclusiveMaximum`.
+    ExclusiveMaximum(NumId),
+    /// `multipleOf`, exact on decimals.
+    MultipleOf(NumId),
+    /// `minLength`, in Unicode code points.
+    MinLength(u32),
+    /// `maxLength`, in Unicode code points.
+    MaxLength(u32),
+    /// `pattern`: an unanchored ECMA-262 search.
+    Pattern(RegexId),
+    /// `format`, when format assertion is on and the format is known.
+    Format(TableId),
+    /// `minItems`.
+    MinItems(u32),
+    /// `maxItems`.
+    MaxItems(u32),
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `prefixItems` + `items` (or array-form `items` + `additionalItems`): see [`Items`].
+    Items(TableId),
+    /// `contains` with `minContains` / `maxContains` (`max == u32::MAX`: no maximum).
+    Contains {
+        /// The `contains` schema.
+        schema: NodeId,
+        /// `minContains`, 1 by default.
+        min: u32,
+        /// `maxContains`.
+        max: u32,
+    },
+    /// `minProperties`.
+    MinProperties(u32),
+    /// `maxProperties`.
+    MaxProperties(u32),
+    /// `required`: the names in the span (of `strings`).
+    Required(Span),
+    /// `dependentRequired` / array-valued `dependencies`: entries of `dependent_required`.
+    DependentRequired(Span),
+    /// `properties` + `patternProperties` + `additionalProperties`: see [`Properties`].
+    Properties(TableId),
+    /// `propertyNames`: every property name, as a string instance, passes the node.
+    PropertyNames(NodeId),
+    /// `dependentSchemas` / schema-valued `dependencies`: entries of `dependent_schemas`.
+    DependentSchemas(Span),
+    /// `unevaluatedProperties` / `unevaluatedItems` around the rest of their schema object.
+    Unevaluated(TableId),
+}
+
+/// The operands of [`Node::Items`].
+#[derive(Clone, Debug)]
+pub(crate) struct Items {
+    /// One node per leading position (`prefixItems`, or array-form `items`).
+    pub(crate) prefix: Span,
+    /// The node every later item must pass (`items`, or `additionalItems`).
+    pub(crate) rest: Option<NodeId>,
+}
+
+/// The operands of [`Node::Properties`].
+#[derive(Clone, Debug)]
+pub(crate) struct Properties {
+    /// `properties`, sorted by name for binary search.
+    pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// `patternProperties`.
+    pub(crate) patterns: Vec<(RegexId, NodeId)>,
+    /// `additionalProperties`: for properties matched by neither of the above.
+    pub(crate) additional: Option<NodeId>,
+}
+
+impl Properties {
+    /// The node for the property called `name` in `properties`.
+    #[inline]
+    pub(crate) fn named(&self, name: &str) -> Option<NodeId> {
+        self.named
+            .binary_search_by(|(key, _)| key.as_ref().cmp(name))
+            .ok()
+            .map(|i| self.named[i].1)
+    }
+}
+
+/// The operands of [`Node::Unevaluated`].
+#[derive(Clone, Debug)]
+pub(crate) struct Unevaluated {
+    /// The schema object's other keywords, run first with evaluation tracking on.
+    pub(crate) body: NodeId,
+    /// `unevaluatedProperties`.
+    pub(crate) properties: Option<NodeId>,
+    /// `unevaluatedItems`.
+    pub(crate) items: Option<NodeId>,
+}
+
+/// The operands of [`Node::DynamicRef`].
+#[derive(Clone, Debug)]
+pub(crate) struct DynamicRef {
+    /// Where the reference resolves statically, used when no resource on the scope
+    /// defines the anchor.
+    pub(crate) target: NodeId,
+    /// The anchor's name (empty for `$recursiveAnchor`).
+    pub(crate) anchor: StrId,
+}
+
+/// A `format` assertion.
+#[derive(Clone, Debug)]
+pub(crate) struct Format {
+    /// The format's name.
+    pub(crate) name: StrId,
+    /// Its checker.
+    pub(crate) check: FormatCheck,
+}
+
+/// A compiled schema: immutable, `Send + Sync`, shared by every validation.
+#[derive(Clone, Default)]
+pub(crate) struct Program {
+    /// The arena. Every `NodeId` in the program indexes it.
+    pub(crate) nodes: Vec<Node>,
+    /// The schema location of each node (same length as `nodes`), for errors only.
+    pub(crate) locations: Vec<Box<str>>,
+    /// Child lists of `All` / `Any` / `One` and `Items::prefix`.
+    pub(crate) edges: Vec<NodeId>,
+    /// `const` and `enum` values.
+    pub(crate) values: Vec<Value>,
+    /// Numeric bounds and divisors.
+    pub(crate) numbers: Vec<Number>,
+    /// Names: `required`, dependency keys, anchors, format names.
+    pub(crate) strings: Vec<Box<str>>,
+    /// Compiled `pattern` / `patternProperties` regexes.
+    pub(crate) regexes: Vec<Pattern>,
+    /// [`Node::Properties`] operands.
+    pub(crate) properties: Vec<Properties>,
+    /// [`Node::Items`] operands.
+    pub(crate) items: Vec<Items>,
+    /// [`Node::Unevaluated`] operands.
+    pub(crate) unevaluated: Vec<Unevaluated>,
+    /// [`Node::DynamicRef`] operands.
+    pub(crate) dynamic_refs: Vec<DynamicRef>,
+    /// [`Node::Format`] operands.
+    pub(crate) formats: Vec<Format>,
+    /// `dependentRequired`: a property name and the span (of `strings`) it requires.
+    pub(crate) dependent_required: Vec<(StrId, Span)>,
+    /// `dependentSchemas`: a property name and the node applied when it is present.
+    pub(crate) dependent_schemas: Vec<(StrId, NodeId)>,
+    /// Per dynamic-scope resource, the span (of `anchors`) of its dynamic anchors.
+    pub(crate) scopes: Vec<Span>,
+    /// Dynamic anchors: name and the node it names.
+    pub(crate) anchors: Vec<(StrId, NodeId)>,
+    /// The node validation starts from.
+    pub(crate) root: NodeId,
+}
+
+impl Program {
+    /// The node a dynamic anchor called `name` names in resource `scope`, if any.
+    pub(crate) fn dynamic_anchor(&self, scope: ScopeId, name: &str) -> Option<NodeId> {
+        self.anchors[self.scopes[scope]]
+            .iter()
+            .find(|(anchor, _)| &*self.strings[*anchor] == name)
+            .map(|&(_, node)| node)
+    }
+
+    /// Approximate heap bytes held by the program.
+    pub(crate) fn memory_usage(&self) -> usize {
+        use std::mem::size_of;
+        self.nodes.capacity() * size_of::<Node>()
+            + self
+                .locations
+                .iter()
+                .map(|l| l.len() + size_of::<Box<str>>())
+                .sum::<usize>()
+            + self.edges.capacity() * size_of::<NodeId>()
+            + self.values.capacity() * size_of::<Value>()
+            + self.numbers.capacity() * size_of::<Number>()
+            + self
+                .strings
+                .iter()
+                .map(|s| s.len() + size_of::<Box<str>>())
+                .sum::<usize>()
+            + self
+                .properties
+                .iter()
+                .map(|p| p.named.len() * 24 + p.patterns.len() * 8)
+                .sum::<usize>()
+    }
+}
+
+impl fmt::Debug for Program {
+    /// One node per line: id, node, schema location; the root is marked with `>`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, (node, location)) in self.nodes.iter().zip(&self.locations).enumerate() {
+            let mark = if i == self.root.index() { '>' } else { ' ' };
+            writeln!(f, "{mark}{i:>5} {node:?}  @{location}")?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_stay_small() {
+        assert!(
+            std::mem::size_of::<Node>() <= 16,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
+}

@@ -1,0 +1,115 @@
+//! [`Validator`]: a compiled schema and the public ways to run it.
+
+use crate::compiler;
+use crate::error::{SchemaError, ValidationError};
+use crate::options::ValidationOptions;
+use crate::program::Program;
+use crate::vm::{self, Limits};
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A compiled schema, ready to validate any number of instances from any thread.
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({
+///     "type": "object",
+///     "properties": {"city": {"type": "string"}, "units": {"enum": ["metric", "imperial"]}},
+///     "required": ["city"]
+/// });
+/// let validator = mcp_jsonschema::Validator::new(&schema)?;
+/// assert!(validator.is_valid(&json!({"city": "Oslo", "units": "metric"})));
+///
+/// let errors: Vec<String> = validator
+///     .iter_errors(&json!({"units": "kelvin"}))
+///     .map(|e| e.to_string())
+///     .collect();
+/// assert_eq!(errors, [
+///     r#"(root): missing required property "city""#,
+///     r#"/units: expected one of "metric", "imperial", got "kelvin""#,
+/// ]);
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+#[derive(Clone)]
+pub struct Validator {
+    program: Arc<Program>,
+    limits: Limits,
+}
+
+impl Validator {
+    /// Compiles `schema` with the default options (2020-12 unless `$schema` says
+    /// otherwise, `format` as an annotation, no registered resources).
+    pub fn new(schema: &Value) -> Result<Validator, SchemaError> {
+        Self::with_options(schema, &ValidationOptions::default())
+    }
+
+    /// Options for building a validator: registered resources, default dialect, ...
+    pub fn options() -> ValidationOptions {
+        ValidationOptions::default()
+    }
+
+    pub(crate) fn with_options(
+        schema: &Value,
+        options: &ValidationOptions,
+    ) -> Result<Validator, SchemaError> {
+        let program = compiler::compile(schema, options)?;
+        Ok(Validator {
+            program: Arc::new(program),
+            limits: Limits {
+                max_depth: options.max_instance_depth,
+                max_steps: u64::MAX,
+            },
+        })
+    }
+
+    /// Whether `instance` conforms. Stops at the first failure and allocates nothing for
+    /// schemas without `unevaluated*`, dynamic references or `propertyNames`.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        vm::is_valid(&self.program, instance, self.limits)
+    }
+
+    /// `Ok(())` if `instance` conforms, else its first error.
+    pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
+        if self.is_valid(instance) {
+            return Ok(());
+        }
+        match vm::errors(&self.program, instance, self.limits)
+            .into_iter()
+            .next()
+        {
+            Some(error) => Err(error),
+            None => Ok(()),
+        }
+    }
+
+    /// Every error of `instance`, in schema order; empty when it conforms.
+    pub fn iter_errors<'a>(
+        &'a self,
+        instance: &'a Value,
+    ) -> impl Iterator<Item = ValidationError> + 'a {
+        vm::errors(&self.program, instance, self.limits).into_iter()
+    }
+
+    /// Approximate heap bytes held by the compiled schema.
+    pub fn memory_usage(&self) -> usize {
+        self.program.memory_usage()
+    }
+}
+
+impl std::fmt::Debug for Validator {
+    /// The compiled program, one node per line.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Validator {{\n{:?}}}", self.program)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn validator_is_send_and_sync() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Validator>();
+    }
+}

@@ -1,0 +1,757 @@
+//! The interpreter: runs a [`Program`] against a `serde_json::Value`.
+//!
+//! One function, [`Vm::eval`], matches on every [`Node`]. It is generic over
+//! `EXPLAIN`: the fast mode (`false`) allocates nothing for ordinary schemas and stops at
+//! the first failure; the explaining mode (`true`) keeps going to collect every
+//! [`ValidationError`] with its instance location. Both modes share every check, so they
+//! cannot disagree on a verdict.
+//!
+//! Termination and stack safety: every evaluation spends one step of a budget and one
+//! level of a depth bound. Running out of either stops the run with an error of its own
+//! kind, and the verdict is then "invalid" whatever the nodes said (fail closed), since a
+//! `not` over a stopped branch must not turn into a pass.
+
+mod marks;
+
+use crate::error::{ValidationError, ValidationErrorKind as Kind};
+use crate::ids::{NodeId, ScopeId};
+use crate::json::{equal, number, pointer, types};
+use crate::program::{Node, Program};
+use marks::Mark;
+use serde_json::Value;
+use std::cmp::Ordering;
+use std::fmt::Write;
+
+/// Bounds on one validation run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Limits {
+    /// Deepest nesting of node evaluations.
+    pub(crate) max_depth: u32,
+    /// Node evaluations allowed.
+    pub(crate) max_steps: u64,
+}
+
+/// Whether `instance` conforms to `program`.
+pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> bool {
+    let mut vm = Vm::<false>::new(program, limits);
+    let ok = vm.eval(program.root, instance);
+    ok && vm.stopped.is_none()
+}
+
+/// Every error of `instance` against `program` (empty when it conforms).
+pub(crate) fn errors(program: &Program, instance: &Value, limits: Limits) -> Vec<ValidationError> {
+    let mut vm = Vm::<true>::new(program, limits);
+    let ok = vm.eval(program.root, instance);
+    if !ok && vm.errors.is_empty() {
+        // Every failing node reports, so this is a safety net for the verdict's sake.
+        vm.fail(program.root, instance, Kind::FalseSchema, |_| {
+            "the instance is not valid".into()
+        });
+    }
+    vm.errors
+}
+
+/// One instance location step, for building error paths.
+#[derive(Clone, Copy)]
+enum Step<'i> {
+    Key(&'i str),
+    Index(usize),
+}
+
+/// The state of one validation run; the program itself is never mutated.
+struct Vm<'p, const EXPLAIN: bool> {
+    program: &'p Program,
+    /// Evaluation marks for `unevaluated*` (see [`marks`]).
+    marks: Vec<Mark>,
+    /// Whether the current instance location's evaluations must be marked.
+    tracking: bool,
+    /// Resources with dynamic anchors entered so far, outermost first.
+    scopes: Vec<ScopeId>,
+    depth: u32,
+    max_depth: u32,
+    steps: u64,
+    /// Why the run stopped early, if it did.
+    stopped: Option<Kind>,
+    /// Collected errors (explaining mode only).
+    errors: Vec<ValidationError>,
+    /// The JSON Pointer of the current instance location (explaining mode only).
+    path: String,
+}
+
+impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
+    fn new(program: &'p Program, limits: Limits) -> Self {
+        Vm {
+            program,
+            marks: Vec::new(),
+            tracking: false,
+            scopes: Vec::new(),
+            depth: 0,
+            max_depth: limits.max_depth,
+            steps: limits.max_steps,
+            stopped: None,
+            errors: Vec::new(),
+            path: String::new(),
+        }
+    }
+
+    /// Evaluates node `id` against `instance`, within the budget.
+    fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
+        if self.steps == 0 || self.depth >= self.max_depth {
+            return self.stop(id, instance);
+        }
+        self.steps -= 1;
+        self.depth += 1;
+        let ok = self.step(id, instance);
+        self.depth -= 1;
+        ok
+    }
+
+    #[cold]
+    fn stop(&mut self, id: NodeId, instance: &Value) -> bool {
+        if self.stopped.is_none() {
+            let (kind, message) = if self.steps == 0 {
+                (
+                    Kind::BudgetExhausted,
+                    "validation step budget exhausted before a verdict",
+                )
+            } else {
+                (
+                    Kind::DepthExceeded,
+                    "validation nesting exceeds the depth limit",
+                )
+            };
+            self.stopped = Some(kind);
+            self.fail(id, instance, kind, |_| message.to_string());
+        }
+        // Every later evaluation stops at once.
+        self.steps = 0;
+        false
+    }
+
+    /// Records a failure of node `id` (in explaining mode) and returns `false`.
+    #[cold]
+    fn fail(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        kind: Kind,
+        message: impl FnOnce(&Value) -> String,
+    ) -> bool {
+        if EXPLAIN {
+            let location = &self.program.locations[id.index()];
+            self.errors.push(ValidationError::new(
+                kind,
+                self.path.clone(),
+                location,
+                message(instance),
+            ));
+        }
+        false
+    }
+
+    /// Evaluates `id` against a child of the current instance: tracking is per location.
+    fn descend(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
+        let tracking = std::mem::replace(&mut self.tracking, false);
+        let len = self.path.len();
+        if EXPLAIN {
+            match step {
+                Step::Key(key) => pointer::push(&mut self.path, key),
+                Step::Index(i) => {
+                    let _ = write!(self.path, "/{i}");
+                }
+            }
+        }
+        let ok = self.eval(id, child);
+        self.path.truncate(len);
+        self.tracking = tracking;
+        ok
+    }
+
+    #[inline]
+    fn mark(&mut self, mark: Mark) {
+        if self.tracking {
+            self.marks.push(mark);
+        }
+    }
+
+    /// Runs the check of one node.
+    fn step(&mut self, id: NodeId, instance: &Value) -> bool {
+        let program = self.program;
+        match program.nodes[id.index()] {
+            Node::Valid => true,
+            Node::Invalid => self.fail(id, instance, Kind::FalseSchema, |i| {
+                format!("{} is not allowed here", show(i))
+            }),
+            Node::All(span) => {
+                let mut ok = true;
+                for &child in &program.edges[span] {
+                    if !self.eval(child, instance) {
+                        ok = false;
+                        if !EXPLAIN {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Node::Any(span) => {
+                let errors = self.errors.len();
+                let mut any = false;
+                for &child in &program.edges[span] {
+                    let marks = self.marks.len();
+                    if self.eval(child, instance) {
+                        any = true;
+                        // Annotations of every passing branch count for `unevaluated*`.
+                        if !self.tracking {
+                            break;
+                        }
+                    } else {
+                        self.marks.truncate(marks);
+                    }
+                }
+                self.errors.truncate(errors);
+                any || self.fail(id, instance, Kind::AnyOf, |i| {
+                    format!("{} is not valid under any of the schemas in anyOf", show(i))
+                })
+            }
+            Node::One(span) => {
+                let errors = self.errors.len();
+                let mut passed: Option<usize> = None;
+                for (i, &child) in program.edges[span].iter().enumerate() {
+                    let marks = self.marks.len();
+                    if self.eval(child, instance) {
+                        if let Some(first) = passed {
+                            self.errors.truncate(errors);
+                            return self.fail(id, instance, Kind::OneOf, |v| {
+                                format!("{} is valid under more than one of the schemas in oneOf (#{first} and #{i})", show(v))
+                            });
+                        }
+                        passed = Some(i);
+                    } else {
+                        self.marks.truncate(marks);
+                    }
+                }
+                self.errors.truncate(errors);
+                passed.is_some()
+                    || self.fail(id, instance, Kind::OneOf, |i| {
+                        format!("{} is not valid under any of the schemas in oneOf", show(i))
+                    })
+            }
+            Node::Not(child) => {
+                let (errors, marks) = (self.errors.len(), self.marks.len());
+                let tracking = std::mem::replace(&mut self.tracking, false);
+                let inner = self.eval(child, instance);
+                self.tracking = tracking;
+                self.errors.truncate(errors);
+                self.marks.truncate(marks);
+                !inner
+                    || self.fail(id, instance, Kind::Not, |i| {
+                        format!("{} must not be valid under the schema in not", show(i))
+                    })
+            }
+            Node::Condition {
+                test,
+                then,
+                otherwise,
+            } => {
+                let (errors, marks) = (self.errors.len(), self.marks.len());
+                let passed = self.eval(test, instance);
+                self.errors.truncate(errors);
+                if passed {
+                    self.eval(then, instance)
+                } else {
+                    self.marks.truncate(marks);
+                    self.eval(otherwise, instance)
+                }
+            }
+            Node::Annotations(test) => {
+                if self.tracking {
+                    let (errors, marks) = (self.errors.len(), self.marks.len());
+                    if !self.eval(test, instance) {
+                        self.marks.truncate(marks);
+                    }
+                    self.errors.truncate(errors);
+                }
+                true
+            }
+            Node::Ref(target) => self.eval(target, instance),
+            Node::DynamicRef(table) => {
+                let dynamic = &program.dynamic_refs[table];
+                let name = &program.strings[dynamic.anchor];
+                let target = self
+                    .scopes
+                    .iter()
+                    .find_map(|&scope| program.dynamic_anchor(scope, name))
+                    .unwrap_or(dynamic.target);
+                self.eval(target, instance)
+            }
+            Node::Scope { scope, body } => {
+                self.scopes.push(scope);
+                let ok = self.eval(body, instance);
+                self.scopes.pop();
+                ok
+            }
+            Node::Type(set) => {
+                set.matches(instance)
+                    || self.fail(id, instance, Kind::Type, |i| {
+                        let expected: Vec<&str> = set.names().collect();
+                        format!(
+                            "expected {}, got {} {}",
+                            expected.join(" or "),
+                            types::type_name(i),
+                            show(i)
+                        )
+                    })
+            }
+            Node::Const(value) => {
+                let expected = &program.values[value];
+                equal::equal(instance, expected)
+                    || self.fail(id, instance, Kind::Const, |i| {
+                        format!("expected {}, got {}", show(expected), show(i))
+                    })
+            }
+            Node::Enum(span) => {
+                let options = &program.values[span];
+                options.iter().any(|o| equal::equal(instance, o))
+                    || self.fail(id, instance, Kind::Enum, |i| {
+                        let list: Vec<String> = options.iter().map(show).collect();
+                        format!("expected one of {}, got {}", list.join(", "), show(i))
+                    })
+            }
+            Node::Minimum(n) => self.bound(
+                id,
+                instance,
+                n,
+                |o| o != Ordering::Less,
+                "less than the minimum of",
+            ),
+            Node::Maximum(n) => self.bound(
+                id,
+                instance,
+                n,
+                |o| o != Ordering::Greater,
+                "greater than the maximum of",
+            ),
+            Node::ExclusiveMinimum(n) => self.bound(
+                id,
+                instance,
+                n,
+                |o| o == Ordering::Greater,
+                "not greater than the exclusive minimum of",
+            ),
+            Node::ExclusiveMaximum(n) => self.bound(
+                id,
+                instance,
+                n,
+                |o| o == Ordering::Less,
+                "not less than the exclusive maximum of",
+            ),
+            Node::MultipleOf(n) => {
+                let Value::Number(value) = instance else {
+                    return true;
+                };
+                let divisor = &program.numbers[n];
+                number::is_multiple_of(value, divisor)
+                    || self.fail(id, instance, Kind::MultipleOf, |i| {
+                        format!("{i} is not a multiple of {divisor}")
+                    })
+            }
+            Node::MinLength(min) => {
+                let Value::String(s) = instance else {
+                    return true;
+                };
+                // A code point takes 1 to 4 bytes: the byte length often settles it.
+                let ok = s.len() >= min as usize
+                    && (s.len() >= 4 * min as usize || s.chars().count() >= min as usize);
+                ok || self.fail(id, instance, Kind::Length, |i| {
+                    format!("{} is shorter than {min} characters", show(i))
+                })
+            }
+            Node::MaxLength(max) => {
+                let Value::String(s) = instance else {
+                    return true;
+                };
+                let ok = s.len() <= max as usize || s.chars().count() <= max as usize;
+                ok || self.fail(id, instance, Kind::Length, |i| {
+                    format!("{} is longer than {max} characters", show(i))
+                })
+            }
+            Node::Pattern(regex) => {
+                let Value::String(s) = instance else {
+                    return true;
+                };
+                let pattern = &program.regexes[regex];
+                pattern.is_match(s)
+                    || self.fail(id, instance, Kind::Pattern, |i| {
+                        format!(
+                            "{} does not match the pattern {:?}",
+                            show(i),
+                            pattern.as_str()
+                        )
+                    })
+            }
+            Node::Format(table) => {
+                let Value::String(s) = instance else {
+                    return true;
+                };
+                let format = &program.formats[table];
+                (format.check)(s)
+                    || self.fail(id, instance, Kind::Format, |i| {
+                        format!(
+                            "{} is not a valid {:?}",
+                            show(i),
+                            &*program.strings[format.name]
+                        )
+                    })
+            }
+            Node::MinItems(min) => {
+                let Value::Array(items) = instance else {
+                    return true;
+                };
+                items.len() >= min as usize
+                    || self.fail(id, instance, Kind::Size, |_| {
+                        format!("expected at least {min} items, got {}", items.len())
+                    })
+            }
+            Node::MaxItems(max) => {
+                let Value::Array(items) = instance else {
+                    return true;
+                };
+                items.len() <= max as usize
+                    || self.fail(id, instance, Kind::Size, |_| {
+                        format!("expected at most {max} items, got {}", items.len())
+                    })
+            }
+            Node::UniqueItems => {
+                let Value::Array(items) = instance else {
+                    return true;
+                };
+                equal::all_unique(items)
+                    || self.fail(id, instance, Kind::UniqueItems, |_| {
+                        "array items are not unique".to_string()
+                    })
+            }
+            Node::Items(table) => self.items(id, instance, table),
+            Node::Contains { schema, min, max } => self.contains(id, instance, schema, min, max),
+            Node::MinProperties(min) => {
+                let Value::Object(map) = instance else {
+                    return true;
+                };
+                map.len() >= min as usize
+                    || self.fail(id, instance, Kind::Size, |_| {
+                        format!("expected at least {min} properties, got {}", map.len())
+                    })
+            }
+            Node::MaxProperties(max) => {
+                let Value::Object(map) = instance else {
+                    return true;
+                };
+                map.len() <= max as usize
+                    || self.fail(id, instance, Kind::Size, |_| {
+                        format!("expected at most {max} properties, got {}", map.len())
+                    })
+            }
+            Node::Required(span) => self.required(id, instance, span, None),
+            Node::DependentRequired(span) => {
+                let Value::Object(map) = instance else {
+                    return true;
+                };
+                let mut ok = true;
+                for &(key, names) in &program.dependent_required[span] {
+                    if map.contains_key(&*program.strings[key])
+                        && !self.required(id, instance, names, Some(&program.strings[key]))
+                    {
+                        ok = false;
+                        if !EXPLAIN {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Node::DependentSchemas(span) => {
+                let Value::Object(map) = instance else {
+                    return true;
+                };
+                let mut ok = true;
+                for &(key, node) in &program.dependent_schemas[span] {
+                    if map.contains_key(&*program.strings[key]) && !self.eval(node, instance) {
+                        ok = false;
+                        if !EXPLAIN {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Node::Properties(table) => self.properties(id, instance, table),
+            Node::PropertyNames(node) => {
+                let Value::Object(map) = instance else {
+                    return true;
+                };
+                let mut ok = true;
+                for key in map.keys() {
+                    let name = Value::String(key.clone());
+                    if !self.descend(node, &name, Step::Key(key)) {
+                        ok = false;
+                        if !EXPLAIN {
+                            break;
+                        }
+                    }
+                }
+                ok
+            }
+            Node::Unevaluated(table) => self.unevaluated(id, instance, table),
+        }
+    }
+
+    /// A numeric bound: passes non-numbers, and numbers whose comparison with the bound
+    /// satisfies `accept`.
+    fn bound(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        n: crate::ids::NumId,
+        accept: fn(Ordering) -> bool,
+        words: &str,
+    ) -> bool {
+        let Value::Number(value) = instance else {
+            return true;
+        };
+        let limit = &self.program.numbers[n];
+        accept(number::compare(value, limit))
+            || self.fail(id, instance, Kind::Range, |i| {
+                format!("{i} is {words} {limit}")
+            })
+    }
+
+    /// `required` (and one `dependentRequired` entry, naming the property that triggers it).
+    fn required(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        names: crate::ids::Span,
+        because: Option<&str>,
+    ) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let mut ok = true;
+        for name in &program.strings[names] {
+            if !map.contains_key(&**name) {
+                ok = self.fail(id, instance, Kind::Required, |_| match because {
+                    Some(key) => {
+                        format!("missing property {name:?}, required when {key:?} is present")
+                    }
+                    None => format!("missing required property {name:?}"),
+                });
+                if !EXPLAIN {
+                    break;
+                }
+            }
+        }
+        ok
+    }
+
+    fn items(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
+        let Value::Array(items) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let spec = &program.items[table];
+        let prefix = &program.edges[spec.prefix];
+        let mut ok = true;
+        for (i, (item, &node)) in items.iter().zip(prefix).enumerate() {
+            if !self.descend(node, item, Step::Index(i)) {
+                ok = false;
+                if !EXPLAIN {
+                    return false;
+                }
+            }
+        }
+        if let Some(rest) = spec.rest {
+            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
+                if program.nodes[rest.index()] == Node::Invalid {
+                    return self.fail(id, instance, Kind::Unexpected, |_| {
+                        format!(
+                            "expected at most {} items, got {}",
+                            prefix.len(),
+                            items.len()
+                        )
+                    });
+                }
+                if !self.descend(rest, item, Step::Index(i)) {
+                    ok = false;
+                    if !EXPLAIN {
+                        return false;
+                    }
+                }
+            }
+            self.mark(Mark::AllItems);
+        } else {
+            self.mark(Mark::ItemsBelow(prefix.len().min(items.len())));
+        }
+        ok
+    }
+
+    fn contains(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        schema: NodeId,
+        min: u32,
+        max: u32,
+    ) -> bool {
+        let Value::Array(items) = instance else {
+            return true;
+        };
+        let errors = self.errors.len();
+        let mut count: u64 = 0;
+        for (i, item) in items.iter().enumerate() {
+            if self.descend(schema, item, Step::Index(i)) {
+                count += 1;
+                self.mark(Mark::Item(i));
+                let settled = count >= u64::from(min) && max == u32::MAX;
+                if (settled || count > u64::from(max)) && !self.tracking {
+                    break;
+                }
+            }
+        }
+        self.errors.truncate(errors);
+        if count < u64::from(min) {
+            return self.fail(id, instance, Kind::Contains, |_| match min {
+                1 => "no item matches the contains schema".to_string(),
+                _ => format!(
+                    "expected at least {min} items matching the contains schema, found {count}"
+                ),
+            });
+        }
+        count <= u64::from(max)
+            || self.fail(id, instance, Kind::Contains, |_| {
+                format!("expected at most {max} items matching the contains schema, found {count}")
+            })
+    }
+
+    fn properties(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let spec = &program.properties[table];
+        let mut ok = true;
+        if spec.patterns.is_empty() && spec.additional.is_none() {
+            // Only named properties: walk the (usually shorter) schema list.
+            for (name, node) in &spec.named {
+                if let Some((key, value)) = map.get_key_value(&**name) {
+                    self.mark(Mark::Property(key.as_ptr() as usize));
+                    if !self.descend(*node, value, Step::Key(key)) {
+                        ok = false;
+                        if !EXPLAIN {
+                            return false;
+                        }
+                    }
+                }
+            }
+            return ok;
+        }
+        for (key, value) in map {
+            let mut matched = false;
+            if let Some(node) = spec.named(key) {
+                matched = true;
+                ok &= self.descend(node, value, Step::Key(key));
+            }
+            for &(regex, node) in &spec.patterns {
+                if (ok || EXPLAIN) && program.regexes[regex].is_match(key) {
+                    matched = true;
+                    ok &= self.descend(node, value, Step::Key(key));
+                }
+            }
+            if matched {
+                self.mark(Mark::Property(key.as_ptr() as usize));
+            } else if let Some(additional) = spec.additional {
+                ok &= self.additional(id, additional, key, value);
+            }
+            if !ok && !EXPLAIN {
+                return false;
+            }
+        }
+        if spec.additional.is_some() {
+            self.mark(Mark::AllProperties);
+        }
+        ok
+    }
+
+    /// Evaluates a property no other keyword covered against `additionalProperties` or
+    /// `unevaluatedProperties`; `false` there reads as "property not allowed".
+    fn additional(&mut self, id: NodeId, node: NodeId, key: &str, value: &Value) -> bool {
+        if self.program.nodes[node.index()] == Node::Invalid {
+            let len = self.path.len();
+            if EXPLAIN {
+                pointer::push(&mut self.path, key);
+            }
+            let ok = self.fail(id, value, Kind::Unexpected, |_| {
+                format!("property {key:?} is not allowed")
+            });
+            self.path.truncate(len);
+            return ok;
+        }
+        self.descend(node, value, Step::Key(key))
+    }
+
+    fn unevaluated(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
+        let program = self.program;
+        let spec = &program.unevaluated[table];
+        let outer = std::mem::replace(&mut self.tracking, true);
+        let start = self.marks.len();
+        let mut ok = self.eval(spec.body, instance);
+        if let (Some(node), Value::Object(map), true) = (spec.properties, instance, ok || EXPLAIN) {
+            for (key, value) in map {
+                if !marks::property_evaluated(&self.marks[start..], key.as_ptr() as usize) {
+                    ok &= self.additional(id, node, key, value);
+                    if !ok && !EXPLAIN {
+                        break;
+                    }
+                }
+            }
+        }
+        if let (Some(node), Value::Array(items), true) = (spec.items, instance, ok || EXPLAIN) {
+            for (i, item) in items.iter().enumerate() {
+                if !marks::item_evaluated(&self.marks[start..], i)
+                    && !self.descend(node, item, Step::Index(i))
+                {
+                    ok = false;
+                    if !EXPLAIN {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tracking = outer;
+        if !outer {
+            self.marks.truncate(start);
+        } else if ok {
+            if spec.properties.is_some() {
+                self.mark(Mark::AllProperties);
+            }
+            if spec.items.is_some() {
+                self.mark(Mark::AllItems);
+            }
+        }
+        ok
+    }
+}
+
+/// A short rendering of a value for messages: compact JSON, cut after 60 characters.
+fn show(value: &Value) -> String {
+    let mut text = value.to_string();
+    if text.len() > 60 {
+        let cut = (0..=57)
+            .rev()
+            .find(|&i| text.is_char_boundary(i))
+            .unwrap_or(0);
+        text.truncate(cut);
+        text.push_str("...");
+    }
+    text
+}
