@@ -51,6 +51,7 @@ mod json;
 mod options;
 mod program;
 mod regex;
+mod stack;
 mod uri;
 mod validator;
 mod vm;

@@ -26,6 +26,7 @@ use crate::ids::{NodeId, ScopeId, Span, StrId};
 use crate::json::pointer;
 use crate::options::ValidationOptions;
 use crate::program::{Node, Program};
+use crate::stack::StackGuard;
 use ahash::AHashMap;
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
@@ -79,6 +80,7 @@ pub(crate) struct Compiler<'a> {
     pending: Vec<(NodeId, Target)>,
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
+    stack: StackGuard,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
@@ -94,6 +96,7 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         pending: Vec::new(),
         program: Program::default(),
         strings: AHashMap::new(),
+        stack: StackGuard::new(),
     };
     compiler.add_documents(schema)?;
     let root = compiler.target_node(Target {
@@ -202,6 +205,26 @@ impl<'a> Compiler<'a> {
         id
     }
 
+    /// Fails when a walk at `depth` is nested too deeply (by count or by stack used).
+    pub(crate) fn check_depth(
+        &self,
+        depth: u32,
+        doc: u32,
+        pointer: &str,
+    ) -> Result<(), SchemaError> {
+        if depth <= self.options.max_schema_depth && !self.stack.exhausted() {
+            return Ok(());
+        }
+        Err(SchemaError::new(
+            SchemaErrorKind::LimitExceeded,
+            &self.location(doc, pointer),
+            format!(
+                "schema nesting exceeds the limit of {}",
+                self.options.max_schema_depth
+            ),
+        ))
+    }
+
     /// Fills node `id` with the lowering of the schema `value` at `pointer`.
     fn lower(
         &mut self,
@@ -212,16 +235,7 @@ impl<'a> Compiler<'a> {
         context: &Context,
         depth: u32,
     ) -> Result<(), SchemaError> {
-        if depth > self.options.max_schema_depth {
-            return Err(SchemaError::new(
-                SchemaErrorKind::LimitExceeded,
-                &self.location(doc, pointer),
-                format!(
-                    "schema nesting exceeds the limit of {}",
-                    self.options.max_schema_depth
-                ),
-            ));
-        }
+        self.check_depth(depth, doc, pointer)?;
         let map = match value {
             Value::Bool(true) => return Ok(()),
             Value::Bool(false) => {

@@ -125,16 +125,7 @@ impl<'a> Compiler<'a> {
         let Value::Object(map) = value else {
             return Ok(());
         };
-        if depth > self.options.max_schema_depth {
-            return Err(SchemaError::new(
-                SchemaErrorKind::LimitExceeded,
-                &self.location(doc, at),
-                format!(
-                    "schema nesting exceeds the limit of {}",
-                    self.options.max_schema_depth
-                ),
-            ));
-        }
+        self.check_depth(depth, doc, at)?;
         let mut base = base.clone();
         let mut dialect = dialect;
         let mut resource = resource;

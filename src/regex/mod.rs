@@ -1,23 +1,696 @@
-//! Temporary stand-in until the ECMA-262 translator lands.
+//! ECMA-262 regular expressions for the `pattern` and `patternProperties`
+//! keywords.
+//!
+//! JSON Schema says patterns are ECMA-262 regular expressions with Unicode
+//! (`u` flag) semantics, but the Rust engines speak a different dialect: in
+//! the `regex` crate `\d`, `\w`, `\s` and `\b` are Unicode-aware, escapes and
+//! class syntax differ, and backreferences and lookarounds do not exist. This
+//! module owns that gap. [`Pattern::new`] validates an ECMA pattern and
+//! translates it (see the `translate` submodule) into an explicit
+//! equivalent, then picks the cheapest matcher that is exact for it: plain
+//! string operations for literal patterns, the linear-time `regex` crate for
+//! everything it can express, and the backtracking `fancy_regex` crate only
+//! for backreferences and lookarounds. Both engines run under size and
+//! backtracking limits, so a hostile schema can neither exhaust memory when
+//! compiled nor make matching run away.
+
+mod translate;
+
+use std::fmt;
+
+use translate::{translate, Target, Translation};
+
+/// Upper bound on the compiled size of one automaton (in bytes, as counted by
+/// the `regex` crate). ASCII patterns need kilobytes, but each copy of a
+/// Unicode class costs tens of kilobytes, so a realistic pattern such as
+/// `^(?:[\p{L}\p{N}]{1,64}\.)*\p{L}{2,63}$` needs about 5 MiB. The limit
+/// stops patterns such as `(\p{L}{100}){100}` from taking seconds and
+/// hundreds of megabytes to compile: reaching it costs about 50 ms. Also
+/// applied to the pieces that `fancy_regex` delegates to the `regex` crate.
+const AUTOMATON_SIZE_LIMIT: usize = 8 << 20;
+
+/// Upper bound on the lazy DFA cache of one automaton, in bytes. When the
+/// cache fills, the `regex` crate falls back to slower but still linear-time
+/// engines, so this bounds memory without affecting results.
+const DFA_CACHE_LIMIT: usize = 2 << 20;
+
+/// How many times the backtracking engine may backtrack in one match
+/// attempt. Beyond it the match is abandoned and reported as failing
+/// (fail closed), so a catastrophic pattern such as `(a*)*\1b` costs
+/// bounded time per call.
+const BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// A compiled ECMA-262 pattern.
+///
+/// Safe to share between threads. Cloning is cheap for the automaton engine
+/// (reference counted) but copies the program of the backtracking engine.
 #[derive(Debug, Clone)]
-pub(crate) struct Pattern(regex::Regex);
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct PatternError(String);
-impl std::fmt::Display for PatternError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+pub(crate) struct Pattern {
+    source: Box<str>,
+    matcher: Matcher,
+}
+
+/// The engine chosen for one pattern, from cheapest to most expensive.
+#[derive(Debug, Clone)]
+enum Matcher {
+    /// The empty pattern (or a bare `^` or `$`), which matches everything.
+    Always,
+    /// An unanchored literal: `abc`.
+    Contains(Box<str>),
+    /// A literal anchored at the start: `^abc`.
+    StartsWith(Box<str>),
+    /// A literal anchored at the end: `abc$`.
+    EndsWith(Box<str>),
+    /// A literal anchored at both ends: `^abc$`.
+    Equals(Box<str>),
+    /// `^X{min,max}$` for an atom `X` matching one code point, run as
+    /// `^X*$` (given here) plus a count of code points. Keeps patterns like
+    /// `^[\p{L}\p{N}]{1,255}$` small; see `translate::CountedRun`.
+    CountedRun {
+        run: ::regex::Regex,
+        min: u64,
+        max: Option<u64>,
+    },
+    /// The general case: a finite automaton, linear in the haystack.
+    Automaton(::regex::Regex),
+    /// Patterns with backreferences or lookarounds. Boxed because the
+    /// compiled program is much larger than the other variants.
+    Backtracking(Box<::fancy_regex::Regex>),
+}
+
+impl Pattern {
+    /// Compiles an ECMA-262 pattern.
+    ///
+    /// Fails for a pattern that is not valid ECMA-262 (such as `[`, `(?<` or
+    /// `a{2,1}`), for a Unicode property the engine does not know, for a
+    /// lookbehind whose length is not fixed (the backtracking engine cannot
+    /// run those), and for a pattern whose compiled form exceeds the size
+    /// limit.
+    pub(crate) fn new(source: &str) -> Result<Pattern, PatternError> {
+        let matcher = match literal_matcher(source) {
+            Some(matcher) => matcher,
+            None => general_matcher(source)?,
+        };
+        Ok(Pattern {
+            source: source.into(),
+            matcher,
+        })
+    }
+
+    /// Whether the pattern matches anywhere in `haystack`, like ECMA's
+    /// `RegExp.prototype.test` (patterns are not implicitly anchored).
+    ///
+    /// Never panics. When the backtracking engine gives up because of its
+    /// backtracking limit, the answer is `false`: a validator must not
+    /// accept an instance it could not check.
+    pub(crate) fn is_match(&self, haystack: &str) -> bool {
+        match &self.matcher {
+            Matcher::Always => true,
+            Matcher::Contains(literal) => haystack.contains(&**literal),
+            Matcher::StartsWith(literal) => haystack.starts_with(&**literal),
+            Matcher::EndsWith(literal) => haystack.ends_with(&**literal),
+            Matcher::Equals(literal) => haystack == &**literal,
+            Matcher::CountedRun { run, min, max } => {
+                // Every code point takes at least one byte: a cheap early
+                // rejection before scanning.
+                let bytes = u64::try_from(haystack.len()).unwrap_or(u64::MAX);
+                if bytes < *min {
+                    return false;
+                }
+                let count = u64::try_from(haystack.chars().count()).unwrap_or(u64::MAX);
+                let within_max = match max {
+                    Some(max) => count <= *max,
+                    None => true,
+                };
+                count >= *min && within_max && run.is_match(haystack)
+            }
+            Matcher::Automaton(regex) => regex.is_match(haystack),
+            Matcher::Backtracking(regex) => regex.is_match(haystack).unwrap_or(false),
+        }
+    }
+
+    /// The pattern as written in the schema.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.source
     }
 }
-impl Pattern {
-    pub(crate) fn new(source: &str) -> Result<Pattern, PatternError> {
-        regex::Regex::new(source)
-            .map(Pattern)
-            .map_err(|e| PatternError(e.to_string()))
+
+/// Recognises a pattern that is a literal, optionally anchored with a
+/// leading `^` and/or a trailing `$`, and returns a string-operation matcher
+/// for it. Such patterns are common in schemas and these checks are several
+/// times faster than entering a regex engine.
+///
+/// Escaped ASCII punctuation (`\.`, `\/`) counts as literal; any other
+/// escape or metacharacter makes the pattern go to the general path, as do
+/// `{`, `}` and `]` even though they can be literals.
+fn literal_matcher(source: &str) -> Option<Matcher> {
+    let (anchored_start, rest) = match source.strip_prefix('^') {
+        Some(rest) => (true, rest),
+        None => (false, source),
+    };
+    let mut literal = String::with_capacity(rest.len());
+    let mut anchored_end = false;
+    let mut chars = rest.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(escaped) if escaped.is_ascii_punctuation() => literal.push(escaped),
+                _ => return None,
+            },
+            '$' if chars.as_str().is_empty() => anchored_end = true,
+            '^' | '$' | '.' | '|' | '?' | '*' | '+' | '(' | ')' | '[' | ']' | '{' | '}' => {
+                return None
+            }
+            _ => literal.push(c),
+        }
     }
-    pub(crate) fn is_match(&self, haystack: &str) -> bool {
-        self.0.is_match(haystack)
+    let literal = literal.into_boxed_str();
+    Some(match (anchored_start, anchored_end) {
+        (true, true) => Matcher::Equals(literal),
+        _ if literal.is_empty() => Matcher::Always,
+        (true, false) => Matcher::StartsWith(literal),
+        (false, true) => Matcher::EndsWith(literal),
+        (false, false) => Matcher::Contains(literal),
+    })
+}
+
+/// Translates and compiles a pattern that is not a plain literal.
+fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
+    let translation = translate(source, Target::Automaton)?;
+    if translation.needs_backtracking {
+        // Translate again: the backtracking engine needs capture groups and
+        // a different spelling of `\b`.
+        let Translation { pattern, .. } = translate(source, Target::Backtracking)?;
+        return backtracking(&pattern).map(|regex| Matcher::Backtracking(Box::new(regex)));
     }
-    pub(crate) fn as_str(&self) -> &str {
-        self.0.as_str()
+    if let Some(run) = translation.counted_run {
+        return Ok(Matcher::CountedRun {
+            run: automaton(&format!("^{}*$", run.atom))?,
+            min: run.min,
+            max: run.max,
+        });
+    }
+    automaton(&translation.pattern).map(Matcher::Automaton)
+}
+
+/// Compiles a translated pattern with the `regex` crate, under the limits.
+fn automaton(pattern: &str) -> Result<::regex::Regex, PatternError> {
+    ::regex::RegexBuilder::new(pattern)
+        .size_limit(AUTOMATON_SIZE_LIMIT)
+        .dfa_size_limit(DFA_CACHE_LIMIT)
+        .build()
+        .map_err(|error| match error {
+            ::regex::Error::CompiledTooBig(limit) => too_large(limit),
+            // The translator only emits valid syntax, so what remains is a
+            // Unicode property the crate does not know. Its message quotes
+            // the translated pattern, which would only confuse: keep the
+            // final line, which says what is wrong.
+            other => {
+                let message = other.to_string();
+                let reason = message.lines().last().unwrap_or_default();
+                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
+            }
+        })
+}
+
+/// Compiles a translated pattern with `fancy_regex`, under the limits.
+fn backtracking(pattern: &str) -> Result<::fancy_regex::Regex, PatternError> {
+    use ::fancy_regex::{CompileError, Error};
+    ::fancy_regex::RegexBuilder::new(pattern)
+        .backtrack_limit(BACKTRACK_LIMIT)
+        .delegate_size_limit(AUTOMATON_SIZE_LIMIT)
+        .delegate_dfa_size_limit(DFA_CACHE_LIMIT)
+        .build()
+        .map_err(|error| match error {
+            Error::CompileError(CompileError::LookBehindNotConst) => PatternError::new(
+                "unsupported lookbehind: only lookbehinds of fixed length are supported",
+            ),
+            Error::CompileError(CompileError::InnerError(inner))
+                if inner.size_limit().is_some() =>
+            {
+                too_large(inner.size_limit().unwrap_or(AUTOMATON_SIZE_LIMIT))
+            }
+            other => PatternError::new(lowercase_first(&other.to_string())),
+        })
+}
+
+fn too_large(limit: usize) -> PatternError {
+    PatternError::new(format!(
+        "pattern is too large: its compiled form exceeds the limit of {limit} bytes"
+    ))
+}
+
+fn lowercase_first(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|first| first.to_lowercase().chain(chars).collect())
+        .unwrap_or_default()
+}
+
+/// Why a pattern could not be compiled. The message is lowercase and says
+/// what is wrong, with a position (in code points) where one is known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct PatternError {
+    message: String,
+}
+
+impl PatternError {
+    fn new(message: impl Into<String>) -> PatternError {
+        PatternError {
+            message: message.into(),
+        }
+    }
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PatternError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pattern(source: &str) -> Pattern {
+        match Pattern::new(source) {
+            Ok(pattern) => pattern,
+            Err(error) => panic!("{source:?} should compile: {error}"),
+        }
+    }
+
+    fn matches(source: &str, haystack: &str) -> bool {
+        pattern(source).is_match(haystack)
+    }
+
+    /// Compiles through the general path only, bypassing literal fast paths.
+    fn general(source: &str) -> Pattern {
+        match general_matcher(source) {
+            Ok(matcher) => Pattern {
+                source: source.into(),
+                matcher,
+            },
+            Err(error) => panic!("{source:?} should compile: {error}"),
+        }
+    }
+
+    #[test]
+    fn pattern_is_send_sync_clone_debug() {
+        fn check<T: Send + Sync + Clone + fmt::Debug>() {}
+        check::<Pattern>();
+        check::<PatternError>();
+    }
+
+    #[test]
+    fn search_is_unanchored() {
+        assert!(matches("a+", "xxaayy"));
+        assert!(matches("^a*$", "aaa"));
+        assert!(!matches("^a*$", "abc"));
+        assert!(matches("[0-9]{2,}", "a31b"));
+        assert!(!matches("[0-9]{2,}", "answer 1"));
+    }
+
+    #[test]
+    fn dollar_does_not_match_before_trailing_newline() {
+        assert!(matches("^abc$", "abc"));
+        assert!(!matches("^abc$", "abc\n"));
+        assert!(!matches("^a.c$", "abc\n"));
+    }
+
+    #[test]
+    fn digit_class_is_ascii_only() {
+        assert!(matches(r"^\d$", "0"));
+        assert!(!matches(r"^\d$", "\u{07C0}")); // NKO DIGIT ZERO
+        assert!(!matches(r"^\d+$", "\u{09EA}\u{09E8}")); // Bengali digits
+        assert!(matches(r"^\D$", "\u{07C0}"));
+        assert!(!matches(r"^\D$", "5"));
+        assert!(matches(r"^[\d]+$", "123"));
+        assert!(!matches(r"^[\d]+$", "\u{0661}"));
+        assert!(matches(r"^[^\d]$", "\u{0661}"));
+        assert!(matches(r"^\p{digit}+$", "\u{09EA}\u{09E8}"));
+    }
+
+    #[test]
+    fn word_class_and_boundary_are_ascii_only() {
+        assert!(matches(r"^\w$", "a"));
+        assert!(matches(r"^\w+$", "Az09_"));
+        assert!(!matches(r"^\w$", "\u{E9}"));
+        assert!(matches(r"^\W$", "\u{E9}"));
+        assert!(!matches(r"\wcole", "l'\u{E9}cole"));
+        assert!(matches(r"\bcole", "l'\u{E9}cole"));
+        assert!(!matches(r"\Bcole", "l'\u{E9}cole"));
+        assert!(matches(r"\Bcole", "ecole"));
+        assert!(matches(r"a\b", "a-"));
+        assert!(!matches(r"a\b", "ab"));
+    }
+
+    #[test]
+    fn space_class_is_ecma_whitespace() {
+        for space in [
+            " ", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{A0}", "\u{1680}", "\u{2003}",
+            "\u{2028}", "\u{2029}", "\u{202F}", "\u{205F}", "\u{3000}", "\u{FEFF}",
+        ] {
+            assert!(matches(r"^\s$", space), "{space:?} is whitespace");
+            assert!(!matches(r"^\S$", space), "{space:?} is whitespace");
+            assert!(!matches(r"^[^\s]$", space), "{space:?} is whitespace");
+        }
+        for other in ["a", "\u{01}", "\u{2013}", "\u{180E}", "\u{200B}"] {
+            assert!(!matches(r"^\s$", other), "{other:?} is not whitespace");
+            assert!(matches(r"^\S$", other), "{other:?} is not whitespace");
+        }
+        assert!(matches(r"^[\s\d]+$", "1 2\u{FEFF}3"));
+    }
+
+    #[test]
+    fn dot_excludes_only_line_terminators() {
+        assert!(matches("^.$", "\u{1F409}"));
+        assert!(matches("^.$", "\u{85}"));
+        for terminator in ["\n", "\r", "\u{2028}", "\u{2029}"] {
+            assert!(!matches("^.$", terminator));
+        }
+    }
+
+    #[test]
+    fn character_escapes() {
+        assert!(matches(r"^\t$", "\t"));
+        assert!(!matches(r"^\t$", "\\t"));
+        assert!(matches(r"^\cC$", "\u{03}"));
+        assert!(matches(r"^\cc$", "\u{03}"));
+        assert!(matches(r"^\x41\u0042\u{43}$", "ABC"));
+        assert!(matches(r"^\0$", "\0"));
+        assert!(matches(r"^\/\.\*\{\}\-$", "/.*{}-"));
+        assert!(matches(r"^[\b]$", "\u{08}"));
+        assert!(matches(r"^[\-\]]+$", "-]"));
+    }
+
+    #[test]
+    fn surrogate_pair_escapes_form_one_code_point() {
+        assert!(matches(r"^\uD83D\uDC32$", "\u{1F432}"));
+        assert!(matches(r"^\uD83D\uDC32*$", "\u{1F432}\u{1F432}"));
+        assert!(matches(r"^[\uD83D\uDC00-\uD83D\uDCFF]$", "\u{1F432}"));
+        assert!(!matches(r"^[\uD83D\uDC00-\uD83D\uDCFF]$", "\u{1F600}"));
+        assert!(matches(r"^\u{1F432}$", "\u{1F432}"));
+        assert!(matches("^🐲*$", "🐲🐲"));
+        assert!(!matches("^🐲*$", "🐉"));
+        // A lone surrogate can never occur in a Rust string.
+        assert!(!matches(r"\uD83D", "\u{1F432}"));
+        assert!(matches(r"a|\uD83D", "a"));
+    }
+
+    #[test]
+    fn classes() {
+        assert!(matches("^[]$|x", "x"));
+        assert!(!matches("[]", "anything"));
+        assert!(matches("^[^]$", "\n"));
+        assert!(matches(r"^[\d-z]+$", "1-z"));
+        assert!(!matches(r"^[\d-z]+$", "y"));
+        assert!(matches(r"^[a-]+$", "a-"));
+        assert!(matches(r"^[^\W]+$", "abc"));
+        assert!(!matches(r"^[^\W]+$", "a c"));
+        assert!(matches(r"^[\p{Lu}\d]+$", "\u{C9}1"));
+        assert!(!matches(r"^[^\p{Lu}]$", "\u{C9}"));
+    }
+
+    #[test]
+    fn unicode_properties() {
+        assert!(matches(r"\p{Letter}cole", "l'\u{E9}cole"));
+        assert!(!matches(r"\p{Letter}cole", "L'\u{C9}COLE"));
+        assert!(matches(r"^\p{L}+$", "\u{E9}t\u{E9}"));
+        assert!(matches(r"^\P{L}+$", "123"));
+        assert!(matches(r"^\p{Script=Greek}+$", "\u{3B1}\u{3B2}"));
+        assert!(matches(r"^\p{sc=Grek}$", "\u{3B1}"));
+        assert!(matches(r"^\p{General_Category=Lu}$", "A"));
+        assert!(!matches(r"^\p{Lowercase_Letter}$", "A"));
+    }
+
+    #[test]
+    fn groups_alternation_and_quantifiers() {
+        assert!(matches("^(?:ab)+$", "abab"));
+        assert!(matches("^(?<word>ab|cd){2}$", "abcd"));
+        assert!(matches("^a{2,3}?$", "aaa"));
+        assert!(!matches("^a{2,3}$", "aaaa"));
+        assert!(matches("^a{2,}$", "aaaaa"));
+        // Annex B: braces that are not quantifiers are literals.
+        assert!(matches("^a{$", "a{"));
+        assert!(matches("^x{1,a}$", "x{1,a}"));
+        assert!(matches("^a}]$", "a}]"));
+    }
+
+    #[test]
+    fn backreferences_use_the_backtracking_engine() {
+        let p = pattern(r"^(\w+) \1$");
+        assert!(matches!(p.matcher, Matcher::Backtracking(_)));
+        assert!(p.is_match("hello hello"));
+        assert!(!p.is_match("hello world"));
+        assert!(matches(r"^(?<q>['x])a\k<q>$", "'a'"));
+        assert!(!matches(r"^(?<q>['x])a\k<q>$", "'ax"));
+        // A group that did not participate matches the empty string.
+        assert!(matches(r"^(a)?\1b$", "b"));
+        // Forward and self references always match the empty string.
+        assert!(matches(r"^\1(a)$", "a"));
+        assert!(matches(r"^(a\1)$", "a"));
+        assert!(matches(r"^\k<n>(?<n>a)$", "a"));
+        // Word boundaries keep their ASCII meaning in the backtracking engine.
+        assert!(matches(r"\b(a)\1\b", "x aa y"));
+        assert!(!matches(r"\b(a)\1\b", "baab aaa"));
+        assert!(matches(r"\b(a)\1\b", "\u{E9}aa\u{E9}"));
+    }
+
+    #[test]
+    fn lookarounds_use_the_backtracking_engine() {
+        assert!(matches(r"^(?=.*\d)(?=.*[a-z]).{4,}$", "ab12"));
+        assert!(!matches(r"^(?=.*\d)(?=.*[a-z]).{4,}$", "abcd"));
+        assert!(matches(r"^(?!foo)\w+$", "bar"));
+        assert!(!matches(r"^(?!foo)\w+$", "foobar"));
+        assert!(matches(r"(?<=\$)\d+", "$42"));
+        assert!(!matches(r"(?<!\$)\b\d+", "$42"));
+    }
+
+    #[test]
+    fn catastrophic_backtracking_fails_closed() {
+        // The true answer is "matches" (the `x`), but the first alternative
+        // backtracks exponentially before the engine gets there.
+        let p = pattern(r"(a|a)*(?=b)\1|x");
+        let haystack = format!("{}x", "a".repeat(40));
+        match &p.matcher {
+            Matcher::Backtracking(regex) => assert!(regex.is_match(&haystack).is_err()),
+            other => panic!("expected the backtracking engine, got {other:?}"),
+        }
+        assert!(!p.is_match(&haystack));
+        assert!(p.is_match("x"));
+    }
+
+    #[test]
+    fn invalid_patterns_are_rejected() {
+        for source in [
+            "[",
+            "(",
+            ")",
+            "(?<",
+            "(?<>a)",
+            "(?<1a>a)",
+            "a{2,1}",
+            "*",
+            "a**",
+            "+a",
+            "^*",
+            "a|?",
+            "(?=a)*",
+            r"\",
+            r"\a",
+            r"\e",
+            r"\z",
+            r"\A",
+            r"\1",
+            r"(a)\2",
+            r"\k<x>",
+            r"\k",
+            r"\x4",
+            r"\u12",
+            r"\u{110000}",
+            r"\u{}",
+            r"\c1",
+            r"\01",
+            r"\p",
+            r"\p{}",
+            r"\p{L",
+            r"\p{NotAProperty}",
+            r"[z-a]",
+            r"[\B]",
+            "^(abc]",
+            "(?<a>x)(?<a>y)",
+            "(?i:a)",
+            r"(?<=a+)b",
+        ] {
+            match Pattern::new(source) {
+                Ok(_) => panic!("{source:?} should be rejected"),
+                Err(error) => {
+                    let message = error.to_string();
+                    assert!(!message.is_empty());
+                    assert!(
+                        !message.starts_with(char::is_uppercase),
+                        "{source:?}: {message}"
+                    );
+                }
+            }
+        }
+        assert!(Pattern::new("([abc])+\\s+$").is_ok());
+    }
+
+    #[test]
+    fn oversized_patterns_are_rejected_not_compiled() {
+        let error = Pattern::new(r"(?:\p{L}{100}){100}")
+            .map(|_| ())
+            .unwrap_err();
+        assert!(error.to_string().contains("too large"), "{error}");
+        assert!(Pattern::new(r"a{99999999999999999999999}").is_err());
+    }
+
+    #[test]
+    fn realistic_unicode_patterns_fit_the_size_limit() {
+        let host = pattern(r"^(?:[\p{L}\p{N}]{1,64}\.)*\p{L}{2,63}$");
+        assert!(matches!(host.matcher, Matcher::Automaton(_)));
+        assert!(host.is_match("b\u{FC}cher.example"));
+        assert!(!host.is_match("b\u{FC}cher..example"));
+        assert!(matches(
+            r"^[\p{L}\p{N}][\p{L}\p{N} ]{0,127}$",
+            "Gr\u{FC}\u{DF} Gott"
+        ));
+    }
+
+    #[test]
+    fn counted_runs_stay_small_and_exact() {
+        let p = pattern(r"^[\p{L}\p{N}_-]{1,255}$");
+        assert!(matches!(p.matcher, Matcher::CountedRun { .. }));
+        assert!(p.is_match("\u{E9}t\u{E9}_42"));
+        assert!(p.is_match(&"\u{E9}".repeat(255)));
+        assert!(!p.is_match(&"\u{E9}".repeat(256)));
+        assert!(!p.is_match(""));
+        assert!(!p.is_match("a b"));
+        for (source, haystack) in [
+            ("^[a-z]{2,4}$", "abc"),
+            ("^[a-z]{2,4}$", "a"),
+            ("^[a-z]{2,4}$", "abcde"),
+            ("^[a-z]{2,4}?$", "abcd"),
+            (r"^\d{3}$", "123"),
+            (r"^\d{3}$", "12\u{661}"),
+            (r"^.{2,}$", "a\nb"),
+            (r"^.{2,}$", "\u{1F432}\u{1F432}"),
+            (r"^\uD83D{0}$", ""),
+        ] {
+            let generic =
+                automaton(&translate(source, Target::Automaton).unwrap().pattern).unwrap();
+            assert_eq!(
+                pattern(source).is_match(haystack),
+                generic.is_match(haystack),
+                "{source:?} on {haystack:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn literal_fast_paths_agree_with_the_general_engine() {
+        let cases = [
+            ("", Matcher::Always),
+            ("^", Matcher::Always),
+            ("$", Matcher::Always),
+            ("abc", Matcher::Contains("abc".into())),
+            ("^abc", Matcher::StartsWith("abc".into())),
+            ("abc$", Matcher::EndsWith("abc".into())),
+            ("^abc$", Matcher::Equals("abc".into())),
+            ("^$", Matcher::Equals("".into())),
+            (r"^a\.b\/c\$$", Matcher::Equals("a.b/c$".into())),
+            (
+                "^\u{E9}t\u{E9}",
+                Matcher::StartsWith("\u{E9}t\u{E9}".into()),
+            ),
+        ];
+        let haystacks = [
+            "",
+            "abc",
+            "xabc",
+            "abcx",
+            "xabcx",
+            "ab",
+            "abc\n",
+            "a.b/c$",
+            "a-b/c$",
+            "\u{E9}t\u{E9}!",
+        ];
+        for (source, expected) in cases {
+            let fast = pattern(source);
+            assert_eq!(
+                format!("{:?}", fast.matcher),
+                format!("{expected:?}"),
+                "{source:?}"
+            );
+            let slow = general(source);
+            for haystack in haystacks {
+                assert_eq!(
+                    fast.is_match(haystack),
+                    slow.is_match(haystack),
+                    "{source:?} on {haystack:?}"
+                );
+            }
+        }
+        for not_literal in [r"a\d", "a.b", "^a|b$", "a{2}", "^a$$", r"\n", "a]"] {
+            assert!(literal_matcher(not_literal).is_none(), "{not_literal:?}");
+        }
+    }
+
+    #[test]
+    fn as_str_returns_the_source() {
+        assert_eq!(pattern(r"^\d+$").as_str(), r"^\d+$");
+        assert_eq!(pattern("abc").as_str(), "abc");
+    }
+
+    #[test]
+    fn never_panics_on_odd_input() {
+        let pieces = [
+            "(",
+            ")",
+            "[",
+            "]",
+            "{",
+            "}",
+            "\\",
+            "^",
+            "$",
+            "|",
+            "?",
+            "*",
+            "+",
+            ".",
+            "-",
+            "1",
+            "a",
+            "<",
+            ">",
+            "=",
+            "!",
+            ":",
+            "u",
+            "x",
+            "k",
+            "p",
+            "c",
+            ",",
+            "\u{E9}",
+            "\u{1F432}",
+        ];
+        // Every pattern of up to three pieces: compile, and match if valid.
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let source = format!("{a}{b}{c}");
+                    if let Ok(p) = Pattern::new(&source) {
+                        let _ = p.is_match("a1-(x)\u{E9}\n");
+                    }
+                }
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId};
 use crate::json::{equal, number, pointer, types};
 use crate::program::{Node, Program};
+use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -69,6 +70,7 @@ struct Vm<'p, const EXPLAIN: bool> {
     scopes: Vec<ScopeId>,
     depth: u32,
     max_depth: u32,
+    stack: StackGuard,
     steps: u64,
     /// Why the run stopped early, if it did.
     stopped: Option<Kind>,
@@ -87,6 +89,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             scopes: Vec::new(),
             depth: 0,
             max_depth: limits.max_depth,
+            stack: StackGuard::new(),
             steps: limits.max_steps,
             stopped: None,
             errors: Vec::new(),
@@ -96,7 +99,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
 
     /// Evaluates node `id` against `instance`, within the budget.
     fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
-        if self.steps == 0 || self.depth >= self.max_depth {
+        if self.steps == 0 || self.depth >= self.max_depth || self.stack.exhausted() {
             return self.stop(id, instance);
         }
         self.steps -= 1;
@@ -742,11 +745,48 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     }
 }
 
-/// A short rendering of a value for messages: compact JSON, cut after 60 characters.
+/// A short rendering of a value for messages: compact JSON, nested containers past the
+/// second level elided, cut after about 60 characters. It never recurses deeply, so it is
+/// safe on instances of any depth.
 fn show(value: &Value) -> String {
-    let mut text = value.to_string();
-    if text.len() > 60 {
-        let cut = (0..=57)
+    const LIMIT: usize = 60;
+    fn render(value: &Value, out: &mut String, levels: u8) {
+        if out.len() > LIMIT {
+            return;
+        }
+        match value {
+            Value::Array(items) if levels == 0 && !items.is_empty() => out.push_str("[...]"),
+            Value::Object(map) if levels == 0 && !map.is_empty() => out.push_str("{...}"),
+            Value::Array(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    render(item, out, levels - 1);
+                }
+                out.push(']');
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (i, (key, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "{}:", Value::String(key.clone()));
+                    render(item, out, levels - 1);
+                }
+                out.push('}');
+            }
+            scalar => {
+                let _ = write!(out, "{scalar}");
+            }
+        }
+    }
+    let mut text = String::new();
+    render(value, &mut text, 2);
+    if text.len() > LIMIT {
+        let cut = (0..=LIMIT - 3)
             .rev()
             .find(|&i| text.is_char_boundary(i))
             .unwrap_or(0);
@@ -754,4 +794,17 @@ fn show(value: &Value) -> String {
         text.push_str("...");
     }
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_are_shown_short_and_shallow() {
+        assert_eq!(show(&json!({"a": [1, [2, [3]]]})), r#"{"a":[1,[...]]}"#);
+        assert_eq!(show(&json!("x".repeat(100))).len(), 60);
+        assert_eq!(show(&json!([])), "[]");
+    }
 }
