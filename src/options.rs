@@ -28,7 +28,8 @@ pub(crate) const STACK_SAFE_DEPTH: u32 = 1_000;
 pub struct ValidationOptions {
     pub(crate) draft: Option<Draft>,
     pub(crate) resources: Vec<(String, Value)>,
-    pub(crate) format_assertion: bool,
+    pub(crate) format_assertion: Option<bool>,
+    pub(crate) metaschema_check: bool,
     pub(crate) max_schema_depth: u32,
     pub(crate) max_instance_depth: u32,
 }
@@ -38,7 +39,8 @@ impl Default for ValidationOptions {
         ValidationOptions {
             draft: None,
             resources: Vec::new(),
-            format_assertion: false,
+            format_assertion: None,
+            metaschema_check: true,
             max_schema_depth: STACK_SAFE_DEPTH,
             max_instance_depth: STACK_SAFE_DEPTH,
         }
@@ -60,10 +62,26 @@ impl ValidationOptions {
         self
     }
 
-    /// Whether `format` is an assertion (`true`) or only an annotation (`false`, the default
-    /// for 2019-09 and 2020-12). Unknown formats are ignored either way.
+    /// Whether `format` is an assertion (`true`) or only an annotation (`false`). By
+    /// default it is an annotation in 2019-09 and 2020-12 and an assertion in drafts 4, 6
+    /// and 7, as those drafts' suites expect. Unknown formats are ignored either way.
     pub fn with_format_assertion(mut self, assert: bool) -> Self {
-        self.format_assertion = assert;
+        self.format_assertion = Some(assert);
+        self
+    }
+
+    /// Whether to check the schema against its dialect's metaschema before compiling it
+    /// (on by default). Turn it off only for schemas you already trust: the compiler still
+    /// rejects what it cannot compile, but not every metaschema violation.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let schema = json!({"properties": {"count": {"minimum": "x"}}});
+    /// let err = mcp_jsonschema::Validator::new(&schema).unwrap_err();
+    /// assert_eq!(err.location(), "/properties/count/minimum");
+    /// ```
+    pub fn with_metaschema_check(mut self, check: bool) -> Self {
+        self.metaschema_check = check;
         self
     }
 

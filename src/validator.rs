@@ -1,6 +1,7 @@
 //! [`Validator`]: a compiled schema and the public ways to run it.
 
 use crate::compiler;
+use crate::dialect::Draft;
 use crate::error::{SchemaError, ValidationError};
 use crate::options::ValidationOptions;
 use crate::program::Program;
@@ -52,6 +53,11 @@ impl Validator {
         schema: &Value,
         options: &ValidationOptions,
     ) -> Result<Validator, SchemaError> {
+        if options.metaschema_check {
+            if let Some(draft) = Draft::declared_by(schema, options.draft.unwrap_or_default()) {
+                crate::dialect::meta::check(schema, draft)?;
+            }
+        }
         let program = compiler::compile(schema, options)?;
         Ok(Validator {
             program: Arc::new(program),

@@ -148,7 +148,8 @@ impl<'a> Compiler<'a> {
     }
 
     fn lower_format(&mut self, schema: &Schema<'a, '_>, parts: &mut SmallVec<[NodeId; 8]>) {
-        let asserts = self.options.format_assertion
+        let by_default = schema.context.dialect.draft <= Draft::Draft7;
+        let asserts = self.options.format_assertion.unwrap_or(by_default)
             || schema
                 .context
                 .dialect

@@ -5,6 +5,8 @@
 //! consulted at validation time. A [`Dialect`] is the draft plus the set of vocabularies
 //! in force for one schema resource (a custom metaschema can switch some off).
 
+pub(crate) mod meta;
+
 use serde_json::Value;
 use std::sync::OnceLock;
 
@@ -44,6 +46,26 @@ impl Draft {
             "json-schema.org/draft-04/schema" => Draft::Draft4,
             _ => return None,
         })
+    }
+
+    /// The draft's usual name, for messages.
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Draft::Draft4 => "draft-04",
+            Draft::Draft6 => "draft-06",
+            Draft::Draft7 => "draft-07",
+            Draft::Draft201909 => "2019-09",
+            Draft::Draft202012 => "2020-12",
+        }
+    }
+
+    /// The draft a schema declares with a standard `$schema`, or `default`; `None` when
+    /// it names some other (custom or unknown) metaschema.
+    pub(crate) fn declared_by(schema: &Value, default: Draft) -> Option<Draft> {
+        match schema.get("$schema") {
+            Some(Value::String(uri)) => Draft::from_uri(uri),
+            _ => Some(default),
+        }
     }
 
     /// The canonical URI of this draft's metaschema.
@@ -199,6 +221,12 @@ impl Dialect {
             _ => Subschemas::None,
         }
     }
+}
+
+/// The key under which `draft`'s metaschema is registered (its URI without `#`).
+pub(crate) fn uri_without_fragment(draft: Draft) -> &'static str {
+    let uri = draft.uri();
+    uri.strip_suffix('#').unwrap_or(uri)
 }
 
 /// The official metaschemas, parsed once per process: `(uri, document)`.
