@@ -6,8 +6,14 @@ use serde_json::json;
 #[test]
 fn invalid_schemas_are_rejected_with_the_pointer_of_each_problem() {
     let cases = [
-        (json!({"properties": {"count": {"minimum": "x"}}}), "/properties/count/minimum"),
-        (json!({"properties": {"foo": {"type": "invalid_type"}}}), "/properties/foo/type"),
+        (
+            json!({"properties": {"count": {"minimum": "x"}}}),
+            "/properties/count/minimum",
+        ),
+        (
+            json!({"properties": {"foo": {"type": "invalid_type"}}}),
+            "/properties/foo/type",
+        ),
         (json!({"exclusiveMinimum": true}), "/exclusiveMinimum"),
         (json!({"pattern": "["}), "/pattern"),
         (json!({"required": "name"}), "/required"),
@@ -19,7 +25,10 @@ fn invalid_schemas_are_rejected_with_the_pointer_of_each_problem() {
     }
     let error = Validator::new(&json!({"minLength": -1, "items": {"type": 5}})).unwrap_err();
     let message = error.to_string();
-    assert!(message.contains("/minLength") && message.contains("/items/type"), "{message}");
+    assert!(
+        message.contains("/minLength") && message.contains("/items/type"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -39,7 +48,10 @@ fn the_metaschema_check_can_be_turned_off() {
     // `title: 5` breaks the metaschema but not the compiler, which ignores annotations.
     let schema = json!({"title": 5, "type": "string"});
     assert_eq!(Validator::new(&schema).unwrap_err().location(), "/title");
-    let validator = Validator::options().with_metaschema_check(false).build(&schema).unwrap();
+    let validator = Validator::options()
+        .with_metaschema_check(false)
+        .build(&schema)
+        .unwrap();
     assert!(validator.is_valid(&json!("x")));
 }
 
@@ -54,7 +66,10 @@ fn dialects_are_chosen_by_schema_then_option_then_default() {
 
     let mut by_option = body.clone();
     by_option["$ref"] = json!("#/definitions/s");
-    let draft7 = Validator::options().with_draft(Draft::Draft7).build(&by_option).unwrap();
+    let draft7 = Validator::options()
+        .with_draft(Draft::Draft7)
+        .build(&by_option)
+        .unwrap();
     assert!(draft7.is_valid(&json!("ab")));
     assert!(!Validator::new(&by_option).unwrap().is_valid(&json!("ab")));
 
@@ -67,7 +82,10 @@ fn dialects_are_chosen_by_schema_then_option_then_default() {
 fn an_unknown_dialect_is_an_error_naming_it() {
     let error = Validator::new(&json!({"$schema": "https://example.com/my-dialect"})).unwrap_err();
     assert_eq!(error.kind(), SchemaErrorKind::UnknownDialect);
-    assert!(error.to_string().contains("https://example.com/my-dialect"), "{error}");
+    assert!(
+        error.to_string().contains("https://example.com/my-dialect"),
+        "{error}"
+    );
 }
 
 #[test]
@@ -78,8 +96,12 @@ fn a_registered_custom_metaschema_supplies_its_dialect() {
         "$vocabulary": {"https://json-schema.org/draft/2020-12/vocab/core": true,
                         "https://json-schema.org/draft/2020-12/vocab/applicator": true},
     });
-    let schema = json!({"$schema": "https://example.com/meta", "properties": {"n": {"minimum": 10}}});
-    let validator = Validator::options().with_resource("https://example.com/meta", meta).build(&schema).unwrap();
+    let schema =
+        json!({"$schema": "https://example.com/meta", "properties": {"n": {"minimum": 10}}});
+    let validator = Validator::options()
+        .with_resource("https://example.com/meta", meta)
+        .build(&schema)
+        .unwrap();
     // Without the validation vocabulary, `minimum` is not an assertion.
     assert!(validator.is_valid(&json!({"n": 1})));
 }
@@ -89,9 +111,15 @@ fn format_asserts_by_default_only_in_older_drafts() {
     let schema = json!({"format": "ipv4"});
     let latest = Validator::new(&schema).unwrap();
     assert!(latest.is_valid(&json!("not an address")));
-    let asserting = Validator::options().with_format_assertion(true).build(&schema).unwrap();
+    let asserting = Validator::options()
+        .with_format_assertion(true)
+        .build(&schema)
+        .unwrap();
     assert!(!asserting.is_valid(&json!("not an address")));
     assert!(asserting.is_valid(&json!("127.0.0.1")));
-    let draft7 = Validator::options().with_draft(Draft::Draft7).build(&schema).unwrap();
+    let draft7 = Validator::options()
+        .with_draft(Draft::Draft7)
+        .build(&schema)
+        .unwrap();
     assert!(!draft7.is_valid(&json!("not an address")));
 }

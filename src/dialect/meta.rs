@@ -6,7 +6,7 @@
 //! against the standard metaschema of the draft its metaschema builds on.
 
 use super::{metaschemas, Draft};
-use crate::error::{SchemaError, SchemaErrorKind};
+use crate::error::{SchemaError, SchemaErrorKind, ValidationErrorKind};
 use crate::options::ValidationOptions;
 use crate::program::Program;
 use crate::vm::{self, Limits};
@@ -44,13 +44,22 @@ fn program(draft: Draft) -> &'static Program {
 /// Checks `schema` against the metaschema of `draft`; the error lists every problem.
 pub(crate) fn check(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
     let program = program(draft);
-    let limits = Limits { max_depth: crate::options::STACK_SAFE_DEPTH, max_steps: u64::MAX };
+    let limits = Limits {
+        max_depth: crate::options::STACK_SAFE_DEPTH,
+        max_steps: u64::MAX,
+    };
     if vm::is_valid(program, schema, limits) {
         return Ok(());
     }
     let problems = vm::errors(program, schema, limits);
-    let location = problems.first().map(|p| p.instance_location().to_string()).unwrap_or_default();
-    let mut message = format!("schema is not valid under the {} metaschema: ", draft.name());
+    let location = problems
+        .first()
+        .map(|p| p.instance_location().to_string())
+        .unwrap_or_default();
+    let mut message = format!(
+        "schema is not valid under the {} metaschema: ",
+        draft.name()
+    );
     for (i, problem) in problems.iter().take(MAX_LISTED).enumerate() {
         if i > 0 {
             message.push_str("; ");
@@ -60,5 +69,17 @@ pub(crate) fn check(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
     if problems.len() > MAX_LISTED {
         message.push_str(&format!("; and {} more", problems.len() - MAX_LISTED));
     }
-    Err(SchemaError::new(SchemaErrorKind::InvalidKeyword, &location, message))
+    // A schema too deep to check is too deep to use: say so rather than "invalid".
+    let stopped = problems.iter().any(|p| {
+        matches!(
+            p.kind(),
+            ValidationErrorKind::DepthExceeded | ValidationErrorKind::BudgetExhausted
+        )
+    });
+    let kind = if stopped {
+        SchemaErrorKind::LimitExceeded
+    } else {
+        SchemaErrorKind::InvalidKeyword
+    };
+    Err(SchemaError::new(kind, &location, message))
 }

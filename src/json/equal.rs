@@ -6,24 +6,76 @@
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
 
+/// Nesting up to which comparison and hashing recurse; deeper values are walked with an
+/// explicit stack, so no instance can overflow the thread's stack here.
+const RECURSION_LIMIT: u32 = 128;
+
 /// Whether `a` and `b` are the same JSON value.
 pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+    equal_within(a, b, 0)
+}
+
+fn equal_within(a: &Value, b: &Value, depth: u32) -> bool {
+    if depth > RECURSION_LIMIT {
+        return equal_iteratively(a, b);
+    }
     match (a, b) {
         (Value::Number(x), Value::Number(y)) => super::number::equal(x, y),
         (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal(x, y))
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal_within(x, y, depth + 1))
         }
         (Value::Object(x), Value::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| equal(x, y)))
+                    .all(|(key, x)| y.get(key).is_some_and(|y| equal_within(x, y, depth + 1)))
         }
         _ => a == b,
     }
 }
 
-/// Feeds `value` to `state` so that [`equal`] values hash alike.
+/// [`equal`] with a heap stack instead of recursion, for very deep values.
+#[cold]
+fn equal_iteratively(a: &Value, b: &Value) -> bool {
+    let mut pending = vec![(a, b)];
+    while let Some((a, b)) = pending.pop() {
+        match (a, b) {
+            (Value::Number(x), Value::Number(y)) if super::number::equal(x, y) => {}
+            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
+                pending.extend(x.iter().zip(y))
+            }
+            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
+                for (key, x) in x {
+                    match y.get(key) {
+                        Some(y) => pending.push((x, y)),
+                        None => return false,
+                    }
+                }
+            }
+            (Value::Null, Value::Null) => {}
+            (Value::Bool(x), Value::Bool(y)) if x == y => {}
+            (Value::String(x), Value::String(y)) if x == y => {}
+            _ => return false,
+        }
+    }
+    true
+}
+
+/// Feeds `value` to `state` so that [`equal`] values hash alike. Below
+/// `RECURSION_LIMIT` levels only the container's kind and size are hashed: equal values
+/// still hash alike, and [`equal`] settles any collision.
 pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) {
+    hash_within(value, state, 0);
+}
+
+fn hash_within<H: Hasher>(value: &Value, state: &mut H, depth: u32) {
+    if depth > RECURSION_LIMIT {
+        match value {
+            Value::Array(items) => state.write_usize(items.len()),
+            Value::Object(map) => state.write_usize(map.len()),
+            _ => {}
+        }
+        return;
+    }
     match value {
         Value::Null => state.write_u8(0),
         Value::Bool(b) => {
@@ -50,7 +102,7 @@ pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) {
             state.write_u8(4);
             state.write_usize(items.len());
             for item in items {
-                hash(item, state);
+                hash_within(item, state, depth + 1);
             }
         }
         Value::Object(map) => {
@@ -60,7 +112,7 @@ pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) {
             for (key, value) in map {
                 let mut entry = ahash::AHasher::default();
                 key.hash(&mut entry);
-                hash(value, &mut entry);
+                hash_within(value, &mut entry, depth + 1);
                 sum = sum.wrapping_add(entry.finish());
             }
             state.write_u64(sum);
@@ -112,6 +164,26 @@ mod tests {
         assert_eq!(digest(&a), digest(&b));
         assert_eq!(digest(&json!(1)), digest(&json!(1.0)));
         assert!(!equal(&json!(false), &json!(0)));
+    }
+
+    #[test]
+    fn very_deep_values_compare_without_recursion() {
+        let deep = |leaf: Value| {
+            let mut v = leaf;
+            for _ in 0..100_000 {
+                v = Value::Array(vec![v]);
+            }
+            v
+        };
+        let (a, b, c) = (deep(json!(1)), deep(json!(1.0)), deep(json!(2)));
+        assert!(equal(&a, &b));
+        assert!(!equal(&a, &c));
+        assert_eq!(digest(&a), digest(&b));
+        for mut v in [a, b, c] {
+            while let Value::Array(mut items) = v {
+                v = items.pop().unwrap_or(Value::Null);
+            }
+        }
     }
 
     #[test]
