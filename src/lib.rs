@@ -48,6 +48,7 @@ mod error;
 mod formats;
 mod ids;
 mod json;
+pub mod mcp;
 mod options;
 mod program;
 mod regex;
@@ -58,5 +59,5 @@ mod vm;
 
 pub use dialect::Draft;
 pub use error::{SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
-pub use options::ValidationOptions;
+pub use options::{ReferencePolicy, ValidationOptions};
 pub use validator::Validator;

@@ -31,7 +31,27 @@ pub struct ValidationOptions {
     pub(crate) format_assertion: Option<bool>,
     pub(crate) metaschema_check: bool,
     pub(crate) max_schema_depth: u32,
+    pub(crate) max_subschemas: u32,
     pub(crate) max_instance_depth: u32,
+    pub(crate) step_budget: u64,
+    pub(crate) references: ReferencePolicy,
+    pub(crate) unsupported_drafts: &'static [Draft],
+}
+
+/// Which references a schema may make.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ReferencePolicy {
+    /// References may name the document, the resources it embeds (`$id`), resources
+    /// registered with [`ValidationOptions::with_resource`] and the official metaschemas.
+    /// Nothing is ever fetched.
+    #[default]
+    Registered,
+    /// Only same-document references: `$ref` / `$dynamicRef` must start with `#` (a JSON
+    /// Pointer or an anchor). Anything else is a
+    /// [`SchemaErrorKind::ForbiddenReference`](crate::SchemaErrorKind::ForbiddenReference)
+    /// at construction. The MCP profile's policy.
+    SameDocument,
 }
 
 impl Default for ValidationOptions {
@@ -42,7 +62,11 @@ impl Default for ValidationOptions {
             format_assertion: None,
             metaschema_check: true,
             max_schema_depth: STACK_SAFE_DEPTH,
+            max_subschemas: u32::MAX,
             max_instance_depth: STACK_SAFE_DEPTH,
+            step_budget: u64::MAX,
+            references: ReferencePolicy::Registered,
+            unsupported_drafts: &[],
         }
     }
 }
@@ -82,6 +106,57 @@ impl ValidationOptions {
     /// ```
     pub fn with_metaschema_check(mut self, check: bool) -> Self {
         self.metaschema_check = check;
+        self
+    }
+
+    /// The deepest schema nesting accepted: the root is depth 0 and each subschema is one
+    /// deeper than the schema holding it, whether under a single-schema keyword (`items`,
+    /// `not`), an array (`allOf`) or a map (`properties`, `$defs`). Deeper schemas are a
+    /// [`SchemaErrorKind::LimitExceeded`](crate::SchemaErrorKind::LimitExceeded) error.
+    /// Whatever the setting, compilation stops before it could overflow the stack.
+    pub fn with_max_schema_depth(mut self, depth: u32) -> Self {
+        self.max_schema_depth = depth;
+        self
+    }
+
+    /// The most subschemas (schema objects and booleans, the root included) one document
+    /// may hold; unbounded by default.
+    pub fn with_max_subschemas(mut self, count: u32) -> Self {
+        self.max_subschemas = count;
+        self
+    }
+
+    /// The deepest nesting of evaluations one validation may reach (instance nesting plus
+    /// reference hops). Past it, validation fails with
+    /// [`ValidationErrorKind::DepthExceeded`](crate::ValidationErrorKind::DepthExceeded).
+    pub fn with_max_instance_depth(mut self, depth: u32) -> Self {
+        self.max_instance_depth = depth;
+        self
+    }
+
+    /// The work one validation may do, in steps (one per schema node evaluated, plus one
+    /// per item, option or pattern examined by `uniqueItems`, `enum`, `required` and
+    /// `patternProperties`). Running out is a
+    /// [`ValidationErrorKind::BudgetExhausted`](crate::ValidationErrorKind::BudgetExhausted)
+    /// error and `is_valid` answers `false`: exhaustion never passes. Unbounded by default.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let v = mcp_jsonschema::Validator::options()
+    ///     .with_step_budget(10)
+    ///     .build(&json!({"items": {"type": "integer"}}))
+    ///     .unwrap();
+    /// assert!(v.is_valid(&json!([1, 2, 3])));
+    /// assert!(!v.is_valid(&json!(vec![1; 100])));
+    /// ```
+    pub fn with_step_budget(mut self, steps: u64) -> Self {
+        self.step_budget = steps;
+        self
+    }
+
+    /// Which references may be followed; see [`ReferencePolicy`].
+    pub fn with_reference_policy(mut self, policy: ReferencePolicy) -> Self {
+        self.references = policy;
         self
     }
 

@@ -63,7 +63,7 @@ impl Validator {
             program: Arc::new(program),
             limits: Limits {
                 max_depth: options.max_instance_depth,
-                max_steps: u64::MAX,
+                max_steps: options.step_budget,
             },
         })
     }
@@ -76,13 +76,7 @@ impl Validator {
 
     /// `Ok(())` if `instance` conforms, else its first error.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
-        if self.is_valid(instance) {
-            return Ok(());
-        }
-        match vm::errors(&self.program, instance, self.limits)
-            .into_iter()
-            .next()
-        {
+        match self.errors(instance).into_iter().next() {
             Some(error) => Err(error),
             None => Ok(()),
         }
@@ -93,7 +87,17 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        vm::errors(&self.program, instance, self.limits).into_iter()
+        self.errors(instance).into_iter()
+    }
+
+    /// The fast verdict first, so the explaining pass runs only for invalid instances and
+    /// every entry point agrees with [`Validator::is_valid`].
+    fn errors(&self, instance: &Value) -> Vec<ValidationError> {
+        if self.is_valid(instance) {
+            Vec::new()
+        } else {
+            vm::errors(&self.program, instance, self.limits)
+        }
     }
 
     /// Approximate heap bytes held by the compiled schema.

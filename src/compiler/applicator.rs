@@ -4,9 +4,10 @@
 
 use super::{Combined, Compiler, Schema, Target};
 use crate::dialect::Draft;
-use crate::error::SchemaError;
+use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, TableId};
 use crate::json::pointer;
+use crate::options::ReferencePolicy;
 use crate::program::{DynamicRef, Node, Unevaluated};
 use crate::uri;
 use serde_json::Value;
@@ -135,6 +136,13 @@ impl<'a> Compiler<'a> {
             return Err(self.invalid(schema, keyword, "expected a string"));
         };
         let location = self.location(schema.doc, &schema.at(keyword));
+        if self.options.references == ReferencePolicy::SameDocument && !reference.starts_with('#') {
+            return Err(SchemaError::new(
+                SchemaErrorKind::ForbiddenReference,
+                &location,
+                format!("reference {reference:?} leaves the document: only same-document references (\"#...\") are allowed"),
+            ));
+        }
         self.resolve_reference(&schema.context.base, reference, &location)
     }
 

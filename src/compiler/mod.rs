@@ -81,6 +81,8 @@ pub(crate) struct Compiler<'a> {
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
     stack: StackGuard,
+    /// Subschemas discovered so far, for the subschema-count limit.
+    pub(crate) subschemas: u32,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
@@ -97,6 +99,7 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         program: Program::default(),
         strings: AHashMap::new(),
         stack: StackGuard::new(),
+        subschemas: 0,
     };
     compiler.add_documents(schema)?;
     let root = compiler.target_node(Target {

@@ -122,10 +122,21 @@ impl<'a> Compiler<'a> {
         resource: usize,
         depth: u32,
     ) -> Result<(), SchemaError> {
+        self.check_depth(depth, doc, at)?;
+        self.subschemas += 1;
+        if self.subschemas > self.options.max_subschemas {
+            return Err(SchemaError::new(
+                SchemaErrorKind::LimitExceeded,
+                &self.location(doc, at),
+                format!(
+                    "the schema has more than {} subschemas",
+                    self.options.max_subschemas
+                ),
+            ));
+        }
         let Value::Object(map) = value else {
             return Ok(());
         };
-        self.check_depth(depth, doc, at)?;
         let mut base = base.clone();
         let mut dialect = dialect;
         let mut resource = resource;
@@ -232,6 +243,13 @@ impl<'a> Compiler<'a> {
             return Ok(inherited);
         };
         if let Some(draft) = Draft::from_uri(declared) {
+            if self.options.unsupported_drafts.contains(&draft) {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::UnknownDialect,
+                    &self.location(doc, &format!("{at}/$schema")),
+                    format!("dialect {declared:?} is not supported here"),
+                ));
+            }
             return Ok(Dialect::standard(draft));
         }
         let unknown = || {

@@ -39,17 +39,24 @@ pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> b
     ok && vm.stopped.is_none()
 }
 
-/// Every error of `instance` against `program` (empty when it conforms).
+/// The errors of an instance that [`is_valid`] rejected: never empty, so the two paths
+/// can never disagree on the verdict.
 pub(crate) fn errors(program: &Program, instance: &Value, limits: Limits) -> Vec<ValidationError> {
     let mut vm = Vm::<true>::new(program, limits);
-    let ok = vm.eval(program.root, instance);
-    if !ok && vm.errors.is_empty() {
+    vm.eval(program.root, instance);
+    let mut errors = std::mem::take(&mut vm.errors);
+    if let Some(stop) = vm.stop_error.take() {
+        // Reported whatever the branches made of it: a `not` over a stopped branch must
+        // not hide why the verdict is "invalid".
+        errors.push(stop);
+    } else if errors.is_empty() {
         // Every failing node reports, so this is a safety net for the verdict's sake.
         vm.fail(program.root, instance, Kind::FalseSchema, |_| {
             "the instance is not valid".into()
         });
+        errors = vm.errors;
     }
-    vm.errors
+    errors
 }
 
 /// One instance location step, for building error paths.
@@ -74,6 +81,9 @@ struct Vm<'p, const EXPLAIN: bool> {
     steps: u64,
     /// Why the run stopped early, if it did.
     stopped: Option<Kind>,
+    /// The error describing the stop (explaining mode only), kept apart from `errors` so
+    /// that no branch can discard it.
+    stop_error: Option<ValidationError>,
     /// Collected errors (explaining mode only).
     errors: Vec<ValidationError>,
     /// The JSON Pointer of the current instance location (explaining mode only).
@@ -92,6 +102,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stack: StackGuard::new(),
             steps: limits.max_steps,
             stopped: None,
+            stop_error: None,
             errors: Vec::new(),
             path: String::new(),
         }
@@ -109,6 +120,22 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         ok
     }
 
+    /// Charges `work` extra steps for a loop that examines many things in one node.
+    /// Returns `false` (and stops the run) when the budget cannot cover it.
+    #[inline]
+    fn spend(&mut self, id: NodeId, instance: &Value, work: usize) -> bool {
+        match self.steps.checked_sub(work as u64) {
+            Some(left) => {
+                self.steps = left;
+                true
+            }
+            None => {
+                self.steps = 0;
+                self.stop(id, instance)
+            }
+        }
+    }
+
     #[cold]
     fn stop(&mut self, id: NodeId, instance: &Value) -> bool {
         if self.stopped.is_none() {
@@ -124,7 +151,12 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 )
             };
             self.stopped = Some(kind);
-            self.fail(id, instance, kind, |_| message.to_string());
+            if EXPLAIN {
+                let before = self.errors.len();
+                self.fail(id, instance, kind, |_| message.to_string());
+                self.stop_error = self.errors.pop();
+                debug_assert_eq!(self.errors.len(), before);
+            }
         }
         // Every later evaluation stops at once.
         self.steps = 0;
@@ -315,6 +347,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             }
             Node::Enum(span) => {
                 let options = &program.values[span];
+                if !self.spend(id, instance, options.len()) {
+                    return false;
+                }
                 options.iter().any(|o| equal::equal(instance, o))
                     || self.fail(id, instance, Kind::Enum, |i| {
                         let list: Vec<String> = options.iter().map(show).collect();
@@ -429,6 +464,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 let Value::Array(items) = instance else {
                     return true;
                 };
+                if !self.spend(id, instance, items.len()) {
+                    return false;
+                }
                 equal::all_unique(items)
                     || self.fail(id, instance, Kind::UniqueItems, |_| {
                         "array items are not unique".to_string()
@@ -540,6 +578,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             return true;
         };
         let program = self.program;
+        if !self.spend(id, instance, names.len as usize) {
+            return false;
+        }
         let mut ok = true;
         for name in &program.strings[names] {
             if !map.contains_key(&**name) {
@@ -659,6 +700,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             return ok;
         }
         for (key, value) in map {
+            if !self.spend(id, instance, spec.patterns.len()) {
+                return false;
+            }
             let mut matched = false;
             if let Some(node) = spec.named(key) {
                 matched = true;

@@ -1,0 +1,203 @@
+//! The Model Context Protocol profile: tool `inputSchema` / `outputSchema` rules,
+//! resource bounds, and the `structuredContent` text fallback.
+//!
+//! MCP (spec release 2026-07-28, SEP-2106) lets tool schemas use all of JSON Schema
+//! 2020-12 and asks implementations to keep hostile tool definitions from becoming a CPU
+//! or stack denial of service. [`profile`] is that configuration: schema depth 64,
+//! 10,000 subschemas, a per-validation step budget, same-document references only, and
+//! the dialects MCP servers emit (2020-12 by default; 2019-09, draft-07 and draft-06 when
+//! declared). [`ToolSchema`] applies the root rules on top:
+//!
+//! ```
+//! use serde_json::json;
+//! use mcp_jsonschema::mcp::ToolSchema;
+//!
+//! let tool = json!({
+//!     "name": "find-by-id-or-name",
+//!     "inputSchema": {
+//!         "type": "object",
+//!         "properties": {"id": {"type": "integer"}, "name": {"type": "string"}},
+//!         "oneOf": [{"required": ["id"]}, {"required": ["name"]}]
+//!     },
+//!     "outputSchema": {"type": "array", "items": {"type": "string"}}
+//! });
+//! let input = ToolSchema::input(&tool["inputSchema"])?;
+//! let output = ToolSchema::output(&tool["outputSchema"])?;
+//! assert!(input.validate(&json!({"id": 7})).is_ok());
+//! assert!(input.validate(&json!({"id": 7, "name": "x"})).is_err());
+//! assert!(output.validate(&json!(["a", "b"])).is_ok());
+//! assert_eq!(input.to_wire()["$schema"], "https://json-schema.org/draft/2020-12/schema");
+//! # Ok::<(), mcp_jsonschema::SchemaError>(())
+//! ```
+
+mod cache;
+mod fallback;
+mod tools;
+
+pub use cache::SchemaCache;
+pub use fallback::text_fallback;
+pub use tools::{check_tools_list, ToolReport};
+
+use crate::dialect::Draft;
+use crate::error::{SchemaError, SchemaErrorKind, ValidationError};
+use crate::options::{ReferencePolicy, ValidationOptions};
+use crate::Validator;
+use serde_json::{Map, Value};
+
+/// Deepest schema nesting MCP allows (the root is depth 0; 64 is accepted, 65 is not).
+pub const MAX_SCHEMA_DEPTH: u32 = 64;
+/// Most subschemas one tool schema may hold (10,000 is accepted, 10,001 is not).
+pub const MAX_SUBSCHEMAS: u32 = 10_000;
+/// Evaluation steps one validation may take under the profile. Measured on this
+/// project's benchmark data: the largest legitimate case (a 3 MB Kubernetes document
+/// against the Swagger 2.0 schema) needs about 4.3 million steps, and 20 million steps
+/// of the costliest hostile schemas found end within about 100 ms.
+pub const STEP_BUDGET: u64 = 20_000_000;
+/// Deepest nesting of evaluations (instance nesting plus reference hops) under the profile.
+pub const MAX_EVALUATION_DEPTH: u32 = 256;
+
+/// The dialect URI put on the wire when a tool schema declares none.
+const DEFAULT_SCHEMA_URI: &str = "https://json-schema.org/draft/2020-12/schema";
+
+/// The keywords that give an output schema's root a shape of its own; without any of
+/// them, the root is an object schema.
+const SHAPING_KEYWORDS: [&str; 9] = [
+    "type", "$ref", "oneOf", "anyOf", "allOf", "not", "if", "const", "enum",
+];
+
+/// The options of the MCP profile (see the module docs). Every setting can still be
+/// changed with the usual builder methods.
+pub fn profile() -> ValidationOptions {
+    let mut options = ValidationOptions::default()
+        .with_max_schema_depth(MAX_SCHEMA_DEPTH)
+        .with_max_subschemas(MAX_SUBSCHEMAS)
+        .with_step_budget(STEP_BUDGET)
+        .with_max_instance_depth(MAX_EVALUATION_DEPTH)
+        .with_reference_policy(ReferencePolicy::SameDocument)
+        .with_format_assertion(false);
+    options.unsupported_drafts = &[Draft::Draft4];
+    options
+}
+
+/// Which side of a tool a schema describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Role {
+    /// `inputSchema`: the root must be an object schema with `type: "object"`.
+    Input,
+    /// `outputSchema`: any schema object; the root becomes an object schema only when
+    /// nothing else gives it a shape.
+    Output,
+}
+
+/// A compiled tool schema under the MCP rules.
+#[derive(Clone, Debug)]
+pub struct ToolSchema {
+    validator: Validator,
+    wire: Value,
+    role: Role,
+}
+
+impl ToolSchema {
+    /// Compiles a tool's `inputSchema` under the MCP [`profile`].
+    pub fn input(schema: &Value) -> Result<ToolSchema, SchemaError> {
+        Self::new(Role::Input, schema, &profile())
+    }
+
+    /// Compiles a tool's `outputSchema` under the MCP [`profile`].
+    pub fn output(schema: &Value) -> Result<ToolSchema, SchemaError> {
+        Self::new(Role::Output, schema, &profile())
+    }
+
+    /// Compiles a tool schema for `role` with other options (start from [`profile`]).
+    pub fn new(
+        role: Role,
+        schema: &Value,
+        options: &ValidationOptions,
+    ) -> Result<ToolSchema, SchemaError> {
+        let wire = wire_form(role, schema)?;
+        let validator = options.build(&wire)?;
+        Ok(ToolSchema {
+            validator,
+            wire,
+            role,
+        })
+    }
+
+    /// `Ok(())` if `instance` (tool arguments, or `structuredContent`) conforms, else its
+    /// first error.
+    pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
+        self.validator.validate(instance)
+    }
+
+    /// Whether `instance` conforms.
+    pub fn is_valid(&self, instance: &Value) -> bool {
+        self.validator.is_valid(instance)
+    }
+
+    /// Every error of `instance`, one line each when displayed.
+    pub fn iter_errors<'a>(
+        &'a self,
+        instance: &'a Value,
+    ) -> impl Iterator<Item = ValidationError> + 'a {
+        self.validator.iter_errors(instance)
+    }
+
+    /// The schema as `tools/list` should carry it: the root-type default applied and
+    /// `$schema` set to 2020-12 unless the author declared a dialect.
+    pub fn to_wire(&self) -> &Value {
+        &self.wire
+    }
+
+    /// Which side of the tool this schema describes.
+    pub fn role(&self) -> Role {
+        self.role
+    }
+
+    /// The underlying validator.
+    pub fn validator(&self) -> &Validator {
+        &self.validator
+    }
+}
+
+/// Applies the root rules of `role` to `schema`.
+fn wire_form(role: Role, schema: &Value) -> Result<Value, SchemaError> {
+    let name = match role {
+        Role::Input => "inputSchema",
+        Role::Output => "outputSchema",
+    };
+    let Value::Object(root) = schema else {
+        return Err(SchemaError::new(
+            SchemaErrorKind::InvalidKeyword,
+            "",
+            format!(
+                "{name} must be a JSON Schema object, got {}",
+                crate::json::types::type_name(schema)
+            ),
+        ));
+    };
+    let mut wire: Map<String, Value> = root.clone();
+    match role {
+        Role::Input => match root.get("type") {
+            None => {
+                wire.insert("type".into(), Value::from("object"));
+            }
+            Some(Value::String(t)) if t == "object" => {}
+            Some(other) => {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::InvalidKeyword,
+                    "/type",
+                    format!("inputSchema must have type \"object\", got {other}"),
+                ))
+            }
+        },
+        Role::Output => {
+            if !SHAPING_KEYWORDS.iter().any(|k| root.contains_key(*k)) {
+                wire.insert("type".into(), Value::from("object"));
+            }
+        }
+    }
+    if !wire.contains_key("$schema") {
+        wire.insert("$schema".into(), Value::from(DEFAULT_SCHEMA_URI));
+    }
+    Ok(Value::Object(wire))
+}
