@@ -182,13 +182,55 @@ pub(crate) struct Format {
     pub(crate) check: FormatCheck,
 }
 
+/// The schema location of every node, kept in one string so that compiling does not
+/// allocate per node. Read only when an error is built.
+#[derive(Clone, Default, Debug)]
+pub(crate) struct Locations {
+    text: String,
+    spans: Vec<(u32, u32)>,
+}
+
+impl Locations {
+    /// Records the next node's location: `document` (a URI, followed by `#`, for
+    /// documents other than the root), `pointer`, and `keyword` as one more pointer token.
+    pub(crate) fn push(&mut self, document: Option<&str>, pointer: &str, keyword: Option<&str>) {
+        let start = self.text.len();
+        if let Some(uri) = document {
+            self.text.push_str(uri);
+            self.text.push('#');
+        }
+        self.text.push_str(pointer);
+        if let Some(keyword) = keyword {
+            crate::json::pointer::push(&mut self.text, keyword);
+        }
+        self.spans
+            .push((start as u32, (self.text.len() - start) as u32));
+    }
+
+    /// Gives node `to` the location of node `from`.
+    pub(crate) fn copy(&mut self, to: NodeId, from: NodeId) {
+        self.spans[to.index()] = self.spans[from.index()];
+    }
+
+    /// The location of node `id`.
+    pub(crate) fn get(&self, id: NodeId) -> &str {
+        let (start, len) = self.spans[id.index()];
+        &self.text[start as usize..(start + len) as usize]
+    }
+
+    /// Heap bytes held.
+    fn memory_usage(&self) -> usize {
+        self.text.capacity() + self.spans.capacity() * 8
+    }
+}
+
 /// A compiled schema: immutable, `Send + Sync`, shared by every validation.
 #[derive(Clone, Default)]
 pub(crate) struct Program {
     /// The arena. Every `NodeId` in the program indexes it.
     pub(crate) nodes: Vec<Node>,
-    /// The schema location of each node (same length as `nodes`), for errors only.
-    pub(crate) locations: Vec<Box<str>>,
+    /// The schema location of each node (one per node), for errors only.
+    pub(crate) locations: Locations,
     /// Child lists of `All` / `Any` / `One` and `Items::prefix`.
     pub(crate) edges: Vec<NodeId>,
     /// `const` and `enum` values.
@@ -234,11 +276,7 @@ impl Program {
     pub(crate) fn memory_usage(&self) -> usize {
         use std::mem::size_of;
         self.nodes.capacity() * size_of::<Node>()
-            + self
-                .locations
-                .iter()
-                .map(|l| l.len() + size_of::<Box<str>>())
-                .sum::<usize>()
+            + self.locations.memory_usage()
             + self.edges.capacity() * size_of::<NodeId>()
             + self.values.capacity() * size_of::<Value>()
             + self.numbers.capacity() * size_of::<Number>()
@@ -258,7 +296,8 @@ impl Program {
 impl fmt::Debug for Program {
     /// One node per line: id, node, schema location; the root is marked with `>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for (i, (node, location)) in self.nodes.iter().zip(&self.locations).enumerate() {
+        for (i, node) in self.nodes.iter().enumerate() {
+            let location = NodeId::new(i).map_or("", |id| self.locations.get(id));
             let mark = if i == self.root.index() { '>' } else { ' ' };
             writeln!(f, "{mark}{i:>5} {node:?}  @{location}")?;
         }

@@ -4,9 +4,9 @@
 
 use super::{Combined, Compiler, Schema, Target};
 use crate::dialect::Draft;
+use crate::dialect::Keyword;
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, TableId};
-use crate::json::pointer;
 use crate::options::ReferencePolicy;
 use crate::program::{DynamicRef, Node, Unevaluated};
 use crate::uri;
@@ -21,9 +21,9 @@ impl<'a> Compiler<'a> {
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
         for (keyword, make) in [
-            ("allOf", Node::All as fn(_) -> Node),
-            ("anyOf", Node::Any),
-            ("oneOf", Node::One),
+            (Keyword::AllOf, Node::All as fn(_) -> Node),
+            (Keyword::AnyOf, Node::Any),
+            (Keyword::OneOf, Node::One),
         ] {
             let Some(value) = schema.get(keyword) else {
                 continue;
@@ -46,22 +46,22 @@ impl<'a> Compiler<'a> {
             let span = self.edges(&nodes);
             parts.push(self.push_at(schema, keyword, make(span)));
         }
-        if let Some(node) = self.one_subschema(schema, "not")? {
-            parts.push(self.push_at(schema, "not", Node::Not(node)));
+        if let Some(node) = self.one_subschema(schema, Keyword::Not)? {
+            parts.push(self.push_at(schema, Keyword::Not, Node::Not(node)));
         }
-        if let Some(test) = self.one_subschema(schema, "if")? {
-            let then = self.one_subschema(schema, "then")?;
-            let otherwise = self.one_subschema(schema, "else")?;
+        if let Some(test) = self.one_subschema(schema, Keyword::If)? {
+            let then = self.one_subschema(schema, Keyword::Then)?;
+            let otherwise = self.one_subschema(schema, Keyword::Else)?;
             if then.is_some() || otherwise.is_some() {
                 let mut branch = |node: Option<NodeId>, keyword| match node {
                     Some(node) => node,
                     None => self.push_at(schema, keyword, Node::Valid),
                 };
-                let then = branch(then, "then");
-                let otherwise = branch(otherwise, "else");
+                let then = branch(then, Keyword::Then);
+                let otherwise = branch(otherwise, Keyword::Else);
                 parts.push(self.push_at(
                     schema,
-                    "if",
+                    Keyword::If,
                     Node::Condition {
                         test,
                         then,
@@ -71,7 +71,7 @@ impl<'a> Compiler<'a> {
             } else {
                 // A lone `if` asserts nothing, but when it passes its annotations count
                 // for an `unevaluated*` here or in any schema applied at this location.
-                parts.push(self.push_at(schema, "if", Node::Annotations(test)));
+                parts.push(self.push_at(schema, Keyword::If, Node::Annotations(test)));
             }
         }
         Ok(())
@@ -79,7 +79,8 @@ impl<'a> Compiler<'a> {
 
     /// Whether annotations of this schema object can matter (an `unevaluated*` sibling).
     fn needs_annotations(&self, schema: &Schema<'_, '_>) -> bool {
-        schema.get("unevaluatedProperties").is_some() || schema.get("unevaluatedItems").is_some()
+        schema.get(Keyword::UnevaluatedProperties).is_some()
+            || schema.get(Keyword::UnevaluatedItems).is_some()
     }
 
     /// `$ref`, `$dynamicRef` (2020-12) and `$recursiveRef` (2019-09).
@@ -89,14 +90,14 @@ impl<'a> Compiler<'a> {
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
         let draft = schema.context.dialect.draft;
-        if let Some(value) = schema.map.get("$ref") {
-            let target = self.reference(schema, "$ref", value)?;
+        if let Some(value) = schema.get(Keyword::Ref) {
+            let target = self.reference(schema, Keyword::Ref, value)?;
             let node = self.target_node(target);
-            parts.push(self.push_at(schema, "$ref", Node::Ref(node)));
+            parts.push(self.push_at(schema, Keyword::Ref, Node::Ref(node)));
         }
         if draft >= Draft::Draft202012 {
-            if let Some(value) = schema.map.get("$dynamicRef") {
-                let target = self.reference(schema, "$dynamicRef", value)?;
+            if let Some(value) = schema.get(Keyword::DynamicRef) {
+                let target = self.reference(schema, Keyword::DynamicRef, value)?;
                 // Only a reference whose static target itself declares the same dynamic
                 // anchor (the "bookend") can be redirected at run time.
                 let fragment = uri::split_fragment(value.as_str().unwrap_or_default()).1;
@@ -111,16 +112,16 @@ impl<'a> Compiler<'a> {
                 } else {
                     None
                 };
-                parts.push(self.dynamic_ref(schema, "$dynamicRef", target, anchor));
+                parts.push(self.dynamic_ref(schema, Keyword::DynamicRef, target, anchor));
             }
         }
         if draft == Draft::Draft201909 {
-            if let Some(value) = schema.map.get("$recursiveRef") {
-                let target = self.reference(schema, "$recursiveRef", value)?;
+            if let Some(value) = schema.get(Keyword::RecursiveRef) {
+                let target = self.reference(schema, Keyword::RecursiveRef, value)?;
                 let bookended =
                     self.value_at(&target)?.get("$recursiveAnchor") == Some(&Value::Bool(true));
                 let anchor = if bookended { Some(String::new()) } else { None };
-                parts.push(self.dynamic_ref(schema, "$recursiveRef", target, anchor));
+                parts.push(self.dynamic_ref(schema, Keyword::RecursiveRef, target, anchor));
             }
         }
         Ok(())
@@ -129,7 +130,7 @@ impl<'a> Compiler<'a> {
     fn reference(
         &mut self,
         schema: &Schema<'_, '_>,
-        keyword: &str,
+        keyword: Keyword,
         value: &Value,
     ) -> Result<Target, SchemaError> {
         let Value::String(reference) = value else {
@@ -149,7 +150,7 @@ impl<'a> Compiler<'a> {
     fn dynamic_ref(
         &mut self,
         schema: &Schema<'_, '_>,
-        keyword: &str,
+        keyword: Keyword,
         target: Target,
         anchor: Option<String>,
     ) -> NodeId {
@@ -175,10 +176,9 @@ impl<'a> Compiler<'a> {
         if !self.needs_annotations(schema) {
             return Ok(body);
         }
-        let properties = self.one_subschema(schema, "unevaluatedProperties")?;
-        let items = self.one_subschema(schema, "unevaluatedItems")?;
-        let location = self.location(schema.doc, schema.pointer);
-        let body = self.materialize(body, &location);
+        let properties = self.one_subschema(schema, Keyword::UnevaluatedProperties)?;
+        let items = self.one_subschema(schema, Keyword::UnevaluatedItems)?;
+        let body = self.materialize(body, schema.doc, schema.pointer);
         let id = TableId::new(self.program.unevaluated.len()).expect("fewer than 2^32 tables");
         self.program.unevaluated.push(Unevaluated {
             body,
@@ -186,11 +186,14 @@ impl<'a> Compiler<'a> {
             items,
         });
         let keyword = if properties.is_some() {
-            "unevaluatedProperties"
+            Keyword::UnevaluatedProperties
         } else {
-            "unevaluatedItems"
+            Keyword::UnevaluatedItems
         };
-        let location = self.location(schema.doc, &pointer::join(schema.pointer, keyword));
-        Ok(Combined::Id(self.push(Node::Unevaluated(id), location)))
+        Ok(Combined::Id(self.push_at(
+            schema,
+            keyword,
+            Node::Unevaluated(id),
+        )))
     }
 }

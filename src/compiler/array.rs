@@ -3,6 +3,7 @@
 
 use super::{Compiler, Schema};
 use crate::dialect::Draft;
+use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, TableId};
 use crate::program::{Items, Node};
@@ -16,18 +17,20 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
-        if let Some(n) = self.count(schema, "minItems")? {
-            parts.push(self.push_at(schema, "minItems", Node::MinItems(n)));
+        if let Some(n) = self.count(schema, Keyword::MinItems)? {
+            parts.push(self.push_at(schema, Keyword::MinItems, Node::MinItems(n)));
         }
-        if let Some(n) = self.count(schema, "maxItems")? {
-            parts.push(self.push_at(schema, "maxItems", Node::MaxItems(n)));
+        if let Some(n) = self.count(schema, Keyword::MaxItems)? {
+            parts.push(self.push_at(schema, Keyword::MaxItems, Node::MaxItems(n)));
         }
-        match schema.get("uniqueItems") {
+        match schema.get(Keyword::UniqueItems) {
             None | Some(Value::Bool(false)) => {}
             Some(Value::Bool(true)) => {
-                parts.push(self.push_at(schema, "uniqueItems", Node::UniqueItems))
+                parts.push(self.push_at(schema, Keyword::UniqueItems, Node::UniqueItems))
             }
-            Some(_) => return Err(self.invalid(schema, "uniqueItems", "expected a boolean")),
+            Some(_) => {
+                return Err(self.invalid(schema, Keyword::UniqueItems, "expected a boolean"))
+            }
         }
         self.lower_items(schema, parts)?;
         self.lower_contains(schema, parts)
@@ -40,11 +43,11 @@ impl<'a> Compiler<'a> {
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
         let (prefix_keyword, rest_keyword) = if schema.context.dialect.draft >= Draft::Draft202012 {
-            ("prefixItems", "items")
-        } else if matches!(schema.get("items"), Some(Value::Array(_))) {
-            ("items", "additionalItems")
+            (Keyword::PrefixItems, Keyword::Items)
+        } else if matches!(schema.get(Keyword::Items), Some(Value::Array(_))) {
+            (Keyword::Items, Keyword::AdditionalItems)
         } else {
-            ("", "items")
+            (Keyword::PrefixItems, Keyword::Items)
         };
         let mut prefix: SmallVec<[NodeId; 8]> = SmallVec::new();
         if let Some(value) = schema.get(prefix_keyword) {
@@ -83,14 +86,16 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
-        let Some(node) = self.one_subschema(schema, "contains")? else {
+        let Some(node) = self.one_subschema(schema, Keyword::Contains)? else {
             return Ok(());
         };
-        let min = self.count(schema, "minContains")?.unwrap_or(1);
-        let max = self.count(schema, "maxContains")?.unwrap_or(u32::MAX);
+        let min = self.count(schema, Keyword::MinContains)?.unwrap_or(1);
+        let max = self
+            .count(schema, Keyword::MaxContains)?
+            .unwrap_or(u32::MAX);
         parts.push(self.push_at(
             schema,
-            "contains",
+            Keyword::Contains,
             Node::Contains {
                 schema: node,
                 min,

@@ -20,7 +20,7 @@ mod object;
 mod resources;
 mod scalar;
 
-use crate::dialect::Dialect;
+use crate::dialect::{Dialect, Keyword, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, ScopeId, Span, StrId};
 use crate::json::pointer;
@@ -28,7 +28,7 @@ use crate::options::ValidationOptions;
 use crate::program::{Node, Program};
 use crate::stack::StackGuard;
 use ahash::AHashMap;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
@@ -47,24 +47,21 @@ pub(crate) struct Context {
 pub(crate) struct Schema<'a, 'c> {
     pub(crate) doc: u32,
     pub(crate) pointer: &'c str,
-    pub(crate) map: &'a Map<String, Value>,
+    pub(crate) keywords: Keywords<'a>,
     pub(crate) context: &'c Context,
     pub(crate) depth: u32,
 }
 
 impl<'a> Schema<'a, '_> {
-    /// The value of `keyword`, if this dialect evaluates it.
-    pub(crate) fn get(&self, keyword: &str) -> Option<&'a Value> {
-        if self.context.dialect.knows(keyword) {
-            self.map.get(keyword)
-        } else {
-            None
-        }
+    /// The value of `keyword`, if present and read by this dialect.
+    #[inline]
+    pub(crate) fn get(&self, keyword: Keyword) -> Option<&'a Value> {
+        self.keywords.get(keyword)
     }
 
     /// The JSON Pointer of `keyword` in this schema.
-    pub(crate) fn at(&self, keyword: &str) -> String {
-        pointer::join(self.pointer, keyword)
+    pub(crate) fn at(&self, keyword: Keyword) -> String {
+        pointer::join(self.pointer, keyword.name())
     }
 }
 
@@ -159,31 +156,43 @@ impl<'a> Compiler<'a> {
 
     /// Adds a placeholder node for the schema at `pointer`; `lower` fills it in.
     fn reserve(&mut self, doc: u32, pointer: &str) -> NodeId {
-        let location = self.location(doc, pointer);
-        self.push(Node::Valid, location)
+        self.push(Node::Valid, doc, pointer, None)
     }
 
     /// Appends a node with its schema location.
-    pub(crate) fn push(&mut self, node: Node, location: Box<str>) -> NodeId {
+    pub(crate) fn push(
+        &mut self,
+        node: Node,
+        doc: u32,
+        pointer: &str,
+        keyword: Option<Keyword>,
+    ) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
-        self.program.locations.push(location);
+        let document = (doc != 0).then(|| self.docs[doc as usize].uri.as_str());
+        self.program
+            .locations
+            .push(document, pointer, keyword.map(Keyword::name));
         id
     }
 
     /// Appends a keyword node located at `keyword` in `schema`.
-    pub(crate) fn push_at(&mut self, schema: &Schema<'_, '_>, keyword: &str, node: Node) -> NodeId {
-        let location = self.location(schema.doc, &schema.at(keyword));
-        self.push(node, location)
+    pub(crate) fn push_at(
+        &mut self,
+        schema: &Schema<'_, '_>,
+        keyword: Keyword,
+        node: Node,
+    ) -> NodeId {
+        self.push(node, schema.doc, schema.pointer, Some(keyword))
     }
 
     /// The schema location shown in errors: a pointer, prefixed by the document URI for
     /// documents other than the root.
-    pub(crate) fn location(&self, doc: u32, pointer: &str) -> Box<str> {
+    pub(crate) fn location(&self, doc: u32, pointer: &str) -> String {
         if doc == 0 {
-            pointer.into()
+            pointer.to_string()
         } else {
-            format!("{}#{}", self.docs[doc as usize].uri, pointer).into()
+            format!("{}#{}", self.docs[doc as usize].uri, pointer)
         }
     }
 
@@ -254,10 +263,16 @@ impl<'a> Compiler<'a> {
                 ))
             }
         };
-        let root = self
-            .resource_roots
-            .get(&(doc, pointer.to_string()))
-            .copied();
+        // Only a document root or a schema with an id can be a resource root: skip the
+        // lookup (and its key allocation) for every other subschema.
+        let may_be_root = pointer.is_empty() || map.contains_key("$id") || map.contains_key("id");
+        let root = if may_be_root {
+            self.resource_roots
+                .get(&(doc, pointer.to_string()))
+                .copied()
+        } else {
+            None
+        };
         let own_context;
         let context = match root {
             Some(resource) => {
@@ -266,15 +281,16 @@ impl<'a> Compiler<'a> {
             }
             None => context,
         };
+        let keywords = context.dialect.keywords(map);
         let schema = Schema {
             doc,
             pointer,
-            map,
+            keywords,
             context,
             depth,
         };
         let mut parts: SmallVec<[NodeId; 8]> = SmallVec::new();
-        if context.dialect.ref_overrides_siblings() && map.contains_key("$ref") {
+        if context.dialect.ref_overrides_siblings() && keywords.get(Keyword::Ref).is_some() {
             self.lower_refs(&schema, &mut parts)?;
         } else {
             self.lower_scalars(&schema, &mut parts)?;
@@ -310,16 +326,16 @@ impl<'a> Compiler<'a> {
                 // Copying the node (rather than jumping to it) saves a hop per visit; its
                 // location comes along so errors still name the keyword.
                 self.program.nodes[id.index()] = self.program.nodes[other.index()];
-                self.program.locations[id.index()] = self.program.locations[other.index()].clone();
+                self.program.locations.copy(id, other);
             }
         }
     }
 
     /// A standalone node id for `body`, pushing it if it is not one yet.
-    pub(crate) fn materialize(&mut self, body: Combined, location: &str) -> NodeId {
+    pub(crate) fn materialize(&mut self, body: Combined, doc: u32, pointer: &str) -> NodeId {
         match body {
             Combined::Id(id) => id,
-            Combined::Node(node) => self.push(node, location.into()),
+            Combined::Node(node) => self.push(node, doc, pointer, None),
         }
     }
 
@@ -330,8 +346,8 @@ impl<'a> Compiler<'a> {
             return body;
         }
         let doc = self.resources[resource].doc;
-        let location = self.location(doc, &self.resources[resource].pointer);
-        let body = self.materialize(body, &location);
+        let pointer = self.resources[resource].pointer.clone();
+        let body = self.materialize(body, doc, &pointer);
         let start = self.program.anchors.len() as u32;
         for (name, pointer) in anchors {
             let name = self.string(&name);
@@ -376,7 +392,7 @@ impl Compiler<'_> {
     pub(crate) fn invalid(
         &self,
         schema: &Schema<'_, '_>,
-        keyword: &str,
+        keyword: Keyword,
         message: &str,
     ) -> SchemaError {
         SchemaError::new(
@@ -391,7 +407,7 @@ impl Compiler<'_> {
     pub(crate) fn count(
         &self,
         schema: &Schema<'_, '_>,
-        keyword: &str,
+        keyword: Keyword,
     ) -> Result<Option<u32>, SchemaError> {
         let Some(value) = schema.get(keyword) else {
             return Ok(None);
@@ -414,7 +430,7 @@ impl<'a> Compiler<'a> {
     pub(crate) fn one_subschema(
         &mut self,
         schema: &Schema<'a, '_>,
-        keyword: &str,
+        keyword: Keyword,
     ) -> Result<Option<NodeId>, SchemaError> {
         match schema.get(keyword) {
             None => Ok(None),

@@ -3,6 +3,7 @@
 //! keywords, `minProperties` and `maxProperties`.
 
 use super::{Compiler, Schema};
+use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::pointer;
@@ -17,20 +18,20 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
-        if let Some(n) = self.count(schema, "minProperties")? {
-            parts.push(self.push_at(schema, "minProperties", Node::MinProperties(n)));
+        if let Some(n) = self.count(schema, Keyword::MinProperties)? {
+            parts.push(self.push_at(schema, Keyword::MinProperties, Node::MinProperties(n)));
         }
-        if let Some(n) = self.count(schema, "maxProperties")? {
-            parts.push(self.push_at(schema, "maxProperties", Node::MaxProperties(n)));
+        if let Some(n) = self.count(schema, Keyword::MaxProperties)? {
+            parts.push(self.push_at(schema, Keyword::MaxProperties, Node::MaxProperties(n)));
         }
-        if let Some(value) = schema.get("required") {
-            let names = self.names(schema, "required", value)?;
-            parts.push(self.push_at(schema, "required", Node::Required(names)));
+        if let Some(value) = schema.get(Keyword::Required) {
+            let names = self.names(schema, Keyword::Required, value)?;
+            parts.push(self.push_at(schema, Keyword::Required, Node::Required(names)));
         }
         self.lower_dependencies(schema, parts)?;
         self.lower_properties(schema, parts)?;
-        if let Some(node) = self.one_subschema(schema, "propertyNames")? {
-            parts.push(self.push_at(schema, "propertyNames", Node::PropertyNames(node)));
+        if let Some(node) = self.one_subschema(schema, Keyword::PropertyNames)? {
+            parts.push(self.push_at(schema, Keyword::PropertyNames, Node::PropertyNames(node)));
         }
         Ok(())
     }
@@ -39,7 +40,7 @@ impl<'a> Compiler<'a> {
     fn names(
         &mut self,
         schema: &Schema<'_, '_>,
-        keyword: &str,
+        keyword: Keyword,
         value: &Value,
     ) -> Result<Span, SchemaError> {
         let names = value
@@ -62,7 +63,11 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
-        for keyword in ["dependencies", "dependentRequired", "dependentSchemas"] {
+        for keyword in [
+            Keyword::Dependencies,
+            Keyword::DependentRequired,
+            Keyword::DependentSchemas,
+        ] {
             let Some(value) = schema.get(keyword) else {
                 continue;
             };
@@ -74,8 +79,8 @@ impl<'a> Compiler<'a> {
             for (name, dependency) in entries {
                 let at = pointer::join(&schema.at(keyword), name);
                 let requires_names = match keyword {
-                    "dependentRequired" => true,
-                    "dependentSchemas" => false,
+                    Keyword::DependentRequired => true,
+                    Keyword::DependentSchemas => false,
                     _ => dependency.is_array(),
                 };
                 let key = self.string(name);
@@ -119,26 +124,30 @@ impl<'a> Compiler<'a> {
             patterns: Vec::new(),
             additional: None,
         };
-        if let Some(value) = schema.get("properties") {
+        if let Some(value) = schema.get(Keyword::Properties) {
             let Value::Object(entries) = value else {
-                return Err(self.invalid(schema, "properties", "expected an object of schemas"));
+                return Err(self.invalid(
+                    schema,
+                    Keyword::Properties,
+                    "expected an object of schemas",
+                ));
             };
-            let at = schema.at("properties");
+            let at = schema.at(Keyword::Properties);
             for (name, subschema) in entries {
                 let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
             table.named.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        if let Some(value) = schema.get("patternProperties") {
+        if let Some(value) = schema.get(Keyword::PatternProperties) {
             let Value::Object(entries) = value else {
                 return Err(self.invalid(
                     schema,
-                    "patternProperties",
+                    Keyword::PatternProperties,
                     "expected an object of schemas",
                 ));
             };
-            let at = schema.at("patternProperties");
+            let at = schema.at(Keyword::PatternProperties);
             for (source, subschema) in entries {
                 let pointer = pointer::join(&at, source);
                 let regex = self.regex(source, &pointer, schema.doc)?;
@@ -146,13 +155,13 @@ impl<'a> Compiler<'a> {
                 table.patterns.push((regex, node));
             }
         }
-        table.additional = self.one_subschema(schema, "additionalProperties")?;
+        table.additional = self.one_subschema(schema, Keyword::AdditionalProperties)?;
         let keyword = if table.additional.is_some() {
-            "additionalProperties"
+            Keyword::AdditionalProperties
         } else if !table.patterns.is_empty() {
-            "patternProperties"
+            Keyword::PatternProperties
         } else if !table.named.is_empty() {
-            "properties"
+            Keyword::Properties
         } else {
             return Ok(());
         };

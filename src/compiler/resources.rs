@@ -7,7 +7,7 @@
 //! metaschemas are walked lazily, the first time a reference misses.
 
 use super::{Compiler, Context};
-use crate::dialect::{metaschemas, Dialect, Draft, Subschemas};
+use crate::dialect::{metaschemas, Dialect, Draft, Keyword, Keywords, Subschemas};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::json::pointer;
 use crate::uri;
@@ -140,65 +140,60 @@ impl<'a> Compiler<'a> {
         let mut base = base.clone();
         let mut dialect = dialect;
         let mut resource = resource;
-        let ignores_siblings = dialect.ref_overrides_siblings() && map.contains_key("$ref");
-        if !ignores_siblings {
-            if let Some(Value::String(id)) = map.get(dialect.id_keyword()) {
-                if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
-                    self.add_anchor(&base, &id[1..], doc, at);
+        let mut keywords = dialect.keywords(map);
+        let string =
+            |keywords: &Keywords<'a>, keyword| keywords.get(keyword).and_then(Value::as_str);
+        let ignores_siblings =
+            dialect.ref_overrides_siblings() && keywords.get(Keyword::Ref).is_some();
+        if let (false, Some(id)) = (ignores_siblings, string(&keywords, dialect.id_keyword())) {
+            if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
+                self.add_anchor(&base, &id[1..], doc, at);
+            } else {
+                let absolute = uri::resolve(&base, id);
+                let (resource_uri, fragment) = uri::split_fragment(&absolute);
+                base = resource_uri.into();
+                if at.is_empty() {
+                    // The document root is already a resource under the name it was
+                    // registered with; its `$id` is a second name for it.
+                    self.by_uri.entry(base.to_string()).or_insert(resource);
+                    self.resources[resource].uri = base.clone();
                 } else {
-                    let absolute = uri::resolve(&base, id);
-                    let (resource_uri, fragment) = uri::split_fragment(&absolute);
-                    base = resource_uri.into();
-                    if at.is_empty() {
-                        // The document root is already a resource under the name it was
-                        // registered with; its `$id` is a second name for it.
-                        self.by_uri.entry(base.to_string()).or_insert(resource);
-                        self.resources[resource].uri = base.clone();
-                    } else {
-                        dialect = self.declared_dialect(value, dialect, doc, at, 0)?;
-                        resource = self.add_resource(base.clone(), doc, at.clone(), dialect);
+                    let declared = self.declared_dialect(value, dialect, doc, at, 0)?;
+                    if declared != dialect {
+                        dialect = declared;
+                        keywords = dialect.keywords(map);
                     }
-                    if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
-                        self.add_anchor(&base, fragment, doc, at);
-                    }
+                    resource = self.add_resource(base.clone(), doc, at.clone(), dialect);
+                }
+                if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
+                    self.add_anchor(&base, fragment, doc, at);
                 }
             }
         }
-        if dialect.draft >= Draft::Draft201909 {
-            if let Some(Value::String(name)) = map.get("$anchor") {
-                self.add_anchor(&base, name, doc, at);
-            }
+        if let Some(name) = string(&keywords, Keyword::Anchor) {
+            self.add_anchor(&base, name, doc, at);
         }
-        if dialect.draft >= Draft::Draft202012 {
-            if let Some(Value::String(name)) = map.get("$dynamicAnchor") {
-                self.add_anchor(&base, name, doc, at);
-                self.resources[resource]
-                    .dynamic_anchors
-                    .push((name.clone(), at.clone()));
-            }
+        if let Some(name) = string(&keywords, Keyword::DynamicAnchor) {
+            self.add_anchor(&base, name, doc, at);
+            self.resources[resource]
+                .dynamic_anchors
+                .push((name.to_string(), at.clone()));
         }
-        if dialect.draft == Draft::Draft201909
-            && map.get("$recursiveAnchor") == Some(&Value::Bool(true))
+        if keywords.get(Keyword::RecursiveAnchor) == Some(&Value::Bool(true))
             && self.resources[resource].pointer == *at
         {
             self.resources[resource]
                 .dynamic_anchors
                 .push((String::new(), at.clone()));
         }
-        for (keyword, child) in map {
-            let holds_schemas = keyword == "$defs" && dialect.draft >= Draft::Draft201909
-                || keyword == "definitions"
-                || dialect.knows(keyword);
-            if !holds_schemas {
-                continue;
-            }
+        for (keyword, child) in keywords.iter() {
             let len = at.len();
-            pointer::push(at, keyword);
-            match (dialect.subschemas(keyword), child) {
-                (Subschemas::One, _) | (Subschemas::OneOrMany, Value::Object(_)) => {
+            pointer::push(at, keyword.name());
+            match (keyword.subschemas(), child) {
+                (Subschemas::One | Subschemas::OneOrList, Value::Object(_) | Value::Bool(_)) => {
                     self.scan_schema(doc, child, at, &base, dialect, resource, depth + 1)?;
                 }
-                (Subschemas::List | Subschemas::OneOrMany, Value::Array(items)) => {
+                (Subschemas::List | Subschemas::OneOrList, Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
                         let len = at.len();
                         pointer::push(at, &i.to_string());

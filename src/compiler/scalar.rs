@@ -2,6 +2,7 @@
 //! bounds, string length, `pattern` and `format`.
 
 use super::{Compiler, Schema};
+use crate::dialect::Keyword;
 use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
@@ -12,7 +13,7 @@ use serde_json::{Number, Value};
 use smallvec::SmallVec;
 
 /// A numeric keyword and the node it lowers to.
-type Bound = (&'static str, fn(NumId) -> Node);
+type Bound = (Keyword, fn(NumId) -> Node);
 
 impl<'a> Compiler<'a> {
     /// `type`, `const`, `enum`, numbers, strings and `format`, cheapest first.
@@ -21,18 +22,18 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
     ) -> Result<(), SchemaError> {
-        if let Some(value) = schema.get("type") {
+        if let Some(value) = schema.get(Keyword::Type) {
             let types = self.types(schema, value)?;
-            parts.push(self.push_at(schema, "type", Node::Type(types)));
+            parts.push(self.push_at(schema, Keyword::Type, Node::Type(types)));
         }
-        if let Some(value) = schema.get("const") {
+        if let Some(value) = schema.get(Keyword::Const) {
             let id = ValueId::new(self.program.values.len()).expect("fewer than 2^32 values");
             self.program.values.push(value.clone());
-            parts.push(self.push_at(schema, "const", Node::Const(id)));
+            parts.push(self.push_at(schema, Keyword::Const, Node::Const(id)));
         }
-        if let Some(value) = schema.get("enum") {
+        if let Some(value) = schema.get(Keyword::Enum) {
             let Value::Array(options) = value else {
-                return Err(self.invalid(schema, "enum", "expected an array"));
+                return Err(self.invalid(schema, Keyword::Enum, "expected an array"));
             };
             let start = self.program.values.len() as u32;
             self.program.values.extend(options.iter().cloned());
@@ -40,21 +41,21 @@ impl<'a> Compiler<'a> {
                 start,
                 len: options.len() as u32,
             };
-            parts.push(self.push_at(schema, "enum", Node::Enum(span)));
+            parts.push(self.push_at(schema, Keyword::Enum, Node::Enum(span)));
         }
         self.lower_numbers(schema, parts)?;
-        if let Some(n) = self.count(schema, "minLength")? {
-            parts.push(self.push_at(schema, "minLength", Node::MinLength(n)));
+        if let Some(n) = self.count(schema, Keyword::MinLength)? {
+            parts.push(self.push_at(schema, Keyword::MinLength, Node::MinLength(n)));
         }
-        if let Some(n) = self.count(schema, "maxLength")? {
-            parts.push(self.push_at(schema, "maxLength", Node::MaxLength(n)));
+        if let Some(n) = self.count(schema, Keyword::MaxLength)? {
+            parts.push(self.push_at(schema, Keyword::MaxLength, Node::MaxLength(n)));
         }
-        if let Some(value) = schema.get("pattern") {
+        if let Some(value) = schema.get(Keyword::Pattern) {
             let Value::String(source) = value else {
-                return Err(self.invalid(schema, "pattern", "expected a string"));
+                return Err(self.invalid(schema, Keyword::Pattern, "expected a string"));
             };
-            let regex = self.regex(source, &schema.at("pattern"), schema.doc)?;
-            parts.push(self.push_at(schema, "pattern", Node::Pattern(regex)));
+            let regex = self.regex(source, &schema.at(Keyword::Pattern), schema.doc)?;
+            parts.push(self.push_at(schema, Keyword::Pattern, Node::Pattern(regex)));
         }
         self.lower_format(schema, parts);
         Ok(())
@@ -63,7 +64,11 @@ impl<'a> Compiler<'a> {
     fn types(&self, schema: &Schema<'_, '_>, value: &Value) -> Result<TypeSet, SchemaError> {
         let one = |name: &Value| {
             name.as_str().and_then(TypeSet::from_name).ok_or_else(|| {
-                self.invalid(schema, "type", &format!("{name} is not a JSON Schema type"))
+                self.invalid(
+                    schema,
+                    Keyword::Type,
+                    &format!("{name} is not a JSON Schema type"),
+                )
             })
         };
         match value {
@@ -82,30 +87,30 @@ impl<'a> Compiler<'a> {
         // Draft 4 spells exclusive bounds as booleans that modify `minimum`/`maximum`.
         let draft4 = schema.context.dialect.draft == Draft::Draft4;
         let flag = |keyword| draft4 && schema.get(keyword) == Some(&Value::Bool(true));
-        let minimum: fn(NumId) -> Node = if flag("exclusiveMinimum") {
+        let minimum: fn(NumId) -> Node = if flag(Keyword::ExclusiveMinimum) {
             Node::ExclusiveMinimum
         } else {
             Node::Minimum
         };
-        let maximum: fn(NumId) -> Node = if flag("exclusiveMaximum") {
+        let maximum: fn(NumId) -> Node = if flag(Keyword::ExclusiveMaximum) {
             Node::ExclusiveMaximum
         } else {
             Node::Maximum
         };
         let mut plan: SmallVec<[Bound; 5]> = SmallVec::new();
-        plan.push(("minimum", minimum));
-        plan.push(("maximum", maximum));
+        plan.push((Keyword::Minimum, minimum));
+        plan.push((Keyword::Maximum, maximum));
         if !draft4 {
-            plan.push(("exclusiveMinimum", Node::ExclusiveMinimum));
-            plan.push(("exclusiveMaximum", Node::ExclusiveMaximum));
+            plan.push((Keyword::ExclusiveMinimum, Node::ExclusiveMinimum));
+            plan.push((Keyword::ExclusiveMaximum, Node::ExclusiveMaximum));
         } else {
-            for keyword in ["exclusiveMinimum", "exclusiveMaximum"] {
+            for keyword in [Keyword::ExclusiveMinimum, Keyword::ExclusiveMaximum] {
                 if schema.get(keyword).is_some_and(|v| !v.is_boolean()) {
                     return Err(self.invalid(schema, keyword, "expected a boolean"));
                 }
             }
         }
-        plan.push(("multipleOf", Node::MultipleOf));
+        plan.push((Keyword::MultipleOf, Node::MultipleOf));
         for (keyword, make) in plan {
             let Some(value) = schema.get(keyword) else {
                 continue;
@@ -113,7 +118,7 @@ impl<'a> Compiler<'a> {
             let Value::Number(n) = value else {
                 return Err(self.invalid(schema, keyword, "expected a number"));
             };
-            if keyword == "multipleOf" && n.as_f64().is_none_or(|f| f <= 0.0) {
+            if keyword == Keyword::MultipleOf && n.as_f64().is_none_or(|f| f <= 0.0) {
                 return Err(self.invalid(schema, keyword, "expected a number greater than 0"));
             }
             let id = self.number(n.clone());
@@ -155,7 +160,7 @@ impl<'a> Compiler<'a> {
                 .dialect
                 .vocabularies
                 .contains(Vocabularies::FORMAT_ASSERTION);
-        let Some(Value::String(name)) = schema.map.get("format") else {
+        let Some(Value::String(name)) = schema.get(Keyword::Format) else {
             return;
         };
         let Some(check) = crate::formats::lookup(name) else {
@@ -167,6 +172,6 @@ impl<'a> Compiler<'a> {
         let name = self.string(name);
         let id = TableId::new(self.program.formats.len()).expect("fewer than 2^32 formats");
         self.program.formats.push(Format { name, check });
-        parts.push(self.push_at(schema, "format", Node::Format(id)));
+        parts.push(self.push_at(schema, Keyword::Format, Node::Format(id)));
     }
 }

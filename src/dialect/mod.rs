@@ -5,9 +5,12 @@
 //! consulted at validation time. A [`Dialect`] is the draft plus the set of vocabularies
 //! in force for one schema resource (a custom metaschema can switch some off).
 
+pub(crate) mod keyword;
 pub(crate) mod meta;
 
-use serde_json::Value;
+pub(crate) use keyword::{Keyword, Keywords};
+
+use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
 /// A published JSON Schema draft.
@@ -135,53 +138,78 @@ impl Dialect {
         }
     }
 
-    /// Whether `keyword` is an assertion/applicator this dialect evaluates.
-    pub(crate) fn knows(self, keyword: &str) -> bool {
+    /// Whether this dialect reads `keyword`: the core keywords of its draft, and the
+    /// assertions and applicators of the vocabularies in force.
+    pub(crate) fn knows(self, keyword: Keyword) -> bool {
         use Draft::*;
+        use Keyword as K;
         let d = self.draft;
-        let vocab = |v| self.vocabularies.contains(v);
+        let applicator = self.vocabularies.contains(Vocabularies::APPLICATOR);
+        let validation = self.vocabularies.contains(Vocabularies::VALIDATION);
         match keyword {
-            "allOf"
-            | "anyOf"
-            | "oneOf"
-            | "not"
-            | "properties"
-            | "patternProperties"
-            | "additionalProperties"
-            | "items" => vocab(Vocabularies::APPLICATOR),
-            "additionalItems" => d <= Draft201909 && vocab(Vocabularies::APPLICATOR),
-            "dependencies" => d <= Draft7,
-            "if" | "then" | "else" => d >= Draft7 && vocab(Vocabularies::APPLICATOR),
-            "contains" | "propertyNames" => d >= Draft6 && vocab(Vocabularies::APPLICATOR),
-            "dependentSchemas" => d >= Draft201909 && vocab(Vocabularies::APPLICATOR),
-            "prefixItems" => d >= Draft202012 && vocab(Vocabularies::APPLICATOR),
-            "unevaluatedItems" | "unevaluatedProperties" => {
-                d >= Draft201909 && vocab(Vocabularies::UNEVALUATED)
+            K::Schema | K::Ref | K::Definitions | K::Format => true,
+            K::Id => d >= Draft6,
+            K::LegacyId => d == Draft4,
+            K::Anchor | K::Defs | K::Vocabulary => d >= Draft201909,
+            K::RecursiveAnchor | K::RecursiveRef => d == Draft201909,
+            K::DynamicAnchor | K::DynamicRef => d >= Draft202012,
+            K::AllOf
+            | K::AnyOf
+            | K::OneOf
+            | K::Not
+            | K::Properties
+            | K::PatternProperties
+            | K::AdditionalProperties
+            | K::Items => applicator,
+            K::AdditionalItems => d <= Draft201909 && applicator,
+            K::Dependencies => d <= Draft7,
+            K::If | K::Then | K::Else => d >= Draft7 && applicator,
+            K::Contains | K::PropertyNames => d >= Draft6 && applicator,
+            K::DependentSchemas => d >= Draft201909 && applicator,
+            K::PrefixItems => d >= Draft202012 && applicator,
+            K::UnevaluatedItems | K::UnevaluatedProperties => {
+                d >= Draft201909 && self.vocabularies.contains(Vocabularies::UNEVALUATED)
             }
-            "type" | "enum" | "multipleOf" | "maximum" | "minimum" | "maxLength" | "minLength"
-            | "pattern" | "maxItems" | "minItems" | "uniqueItems" | "maxProperties"
-            | "minProperties" | "required" => vocab(Vocabularies::VALIDATION),
-            "exclusiveMaximum" | "exclusiveMinimum" => vocab(Vocabularies::VALIDATION),
-            "const" => d >= Draft6 && vocab(Vocabularies::VALIDATION),
-            "maxContains" | "minContains" | "dependentRequired" => {
-                d >= Draft201909 && vocab(Vocabularies::VALIDATION)
+            K::Type
+            | K::Enum
+            | K::MultipleOf
+            | K::Maximum
+            | K::Minimum
+            | K::MaxLength
+            | K::MinLength
+            | K::Pattern
+            | K::MaxItems
+            | K::MinItems
+            | K::UniqueItems
+            | K::MaxProperties
+            | K::MinProperties
+            | K::Required
+            | K::ExclusiveMaximum
+            | K::ExclusiveMinimum => validation,
+            K::Const => d >= Draft6 && validation,
+            K::MaxContains | K::MinContains | K::DependentRequired => {
+                d >= Draft201909 && validation
             }
-            _ => false,
         }
     }
 
     /// The keyword naming a resource: `id` in draft 4, `$id` after.
-    pub(crate) fn id_keyword(self) -> &'static str {
+    pub(crate) fn id_keyword(self) -> Keyword {
         if self.draft == Draft::Draft4 {
-            "id"
+            Keyword::LegacyId
         } else {
-            "$id"
+            Keyword::Id
         }
     }
 
     /// Whether `$ref` makes its sibling keywords be ignored (draft 7 and older).
     pub(crate) fn ref_overrides_siblings(self) -> bool {
         self.draft <= Draft::Draft7
+    }
+
+    /// The keywords of `map` this dialect reads, classified in one pass.
+    pub(crate) fn keywords(self, map: &Map<String, Value>) -> Keywords<'_> {
+        Keywords::classify(map, |keyword| self.knows(keyword))
     }
 }
 
@@ -191,33 +219,37 @@ pub(crate) enum Subschemas {
     One,
     /// The value is an array of schemas.
     List,
-    /// The value is an object whose values are schemas.
+    /// The value is an object whose values are schemas (or, for `dependencies`, arrays).
     Map,
-    /// `items` (and draft ≤7 `dependencies`): one schema or an array/map of them.
-    OneOrMany,
+    /// `items`: one schema, or (before 2020-12) an array of them.
+    OneOrList,
     /// Not a schema-holding keyword.
     None,
 }
 
-impl Dialect {
-    /// Where `keyword` holds subschemas in this dialect (for resource discovery).
-    pub(crate) fn subschemas(self, keyword: &str) -> Subschemas {
-        match keyword {
-            "additionalProperties"
-            | "propertyNames"
-            | "not"
-            | "if"
-            | "then"
-            | "else"
-            | "contains"
-            | "additionalItems"
-            | "unevaluatedItems"
-            | "unevaluatedProperties" => Subschemas::One,
-            "allOf" | "anyOf" | "oneOf" | "prefixItems" => Subschemas::List,
-            "properties" | "patternProperties" | "$defs" | "definitions" | "dependentSchemas" => {
-                Subschemas::Map
-            }
-            "items" | "dependencies" => Subschemas::OneOrMany,
+impl Keyword {
+    /// Where this keyword holds subschemas (for resource discovery).
+    pub(crate) fn subschemas(self) -> Subschemas {
+        use Keyword as K;
+        match self {
+            K::AdditionalProperties
+            | K::PropertyNames
+            | K::Not
+            | K::If
+            | K::Then
+            | K::Else
+            | K::Contains
+            | K::AdditionalItems
+            | K::UnevaluatedItems
+            | K::UnevaluatedProperties => Subschemas::One,
+            K::AllOf | K::AnyOf | K::OneOf | K::PrefixItems => Subschemas::List,
+            K::Properties
+            | K::PatternProperties
+            | K::Defs
+            | K::Definitions
+            | K::DependentSchemas
+            | K::Dependencies => Subschemas::Map,
+            K::Items => Subschemas::OneOrList,
             _ => Subschemas::None,
         }
     }

@@ -6,6 +6,10 @@ use std::borrow::Cow;
 /// Appends `/token` to `pointer`, escaping `~` and `/`.
 pub(crate) fn push(pointer: &mut String, token: &str) {
     pointer.push('/');
+    if !token.contains(['~', '/']) {
+        pointer.push_str(token);
+        return;
+    }
     for c in token.chars() {
         match c {
             '~' => pointer.push_str("~0"),

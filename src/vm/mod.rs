@@ -173,7 +173,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         message: impl FnOnce(&Value) -> String,
     ) -> bool {
         if EXPLAIN {
-            let location = &self.program.locations[id.index()];
+            let location = self.program.locations.get(id);
             self.errors.push(ValidationError::new(
                 kind,
                 self.path.clone(),
