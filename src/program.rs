@@ -121,6 +121,38 @@ pub(crate) enum Node {
     Unevaluated(TableId),
 }
 
+impl Node {
+    /// Whether the node checks the current value alone: it applies no subschema, records
+    /// no evaluation mark and cannot recurse.
+    #[inline(always)]
+    pub(crate) fn is_leaf(self) -> bool {
+        matches!(
+            self,
+            Node::Valid
+                | Node::Invalid
+                | Node::Type(_)
+                | Node::Const(_)
+                | Node::Enum(_)
+                | Node::Minimum(_)
+                | Node::Maximum(_)
+                | Node::ExclusiveMinimum(_)
+                | Node::ExclusiveMaximum(_)
+                | Node::MultipleOf(_)
+                | Node::MinLength(_)
+                | Node::MaxLength(_)
+                | Node::Pattern(_)
+                | Node::Format(_)
+                | Node::MinItems(_)
+                | Node::MaxItems(_)
+                | Node::UniqueItems
+                | Node::MinProperties(_)
+                | Node::MaxProperties(_)
+                | Node::Required(_)
+                | Node::DependentRequired(_)
+        )
+    }
+}
+
 /// The operands of [`Node::Items`].
 #[derive(Clone, Debug)]
 pub(crate) struct Items {
@@ -135,6 +167,9 @@ pub(crate) struct Items {
 pub(crate) struct Properties {
     /// `properties`, sorted by name for binary search.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// Indices into `named`, cheapest schema first: the order properties are evaluated
+    /// in, so that a cheap failing check settles the verdict before costly ones run.
+    pub(crate) by_cost: Vec<u32>,
     /// `patternProperties`.
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.
@@ -264,6 +299,23 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// A static estimate of the work evaluating node `id` takes, for ordering checks
+    /// cheapest first. References count as expensive: they may recurse.
+    pub(crate) fn cost(&self, id: NodeId) -> u32 {
+        const LEAF: u32 = 1;
+        const APPLICATOR: u32 = 50;
+        const REFERENCE: u32 = 1_000;
+        let shallow = |id: NodeId| match self.nodes[id.index()] {
+            node if node.is_leaf() => LEAF,
+            Node::Ref(_) | Node::DynamicRef(_) | Node::Scope { .. } => REFERENCE,
+            _ => APPLICATOR,
+        };
+        match self.nodes[id.index()] {
+            Node::All(span) => self.edges[span].iter().map(|&child| shallow(child)).sum(),
+            _ => shallow(id),
+        }
+    }
+
     /// The node a dynamic anchor called `name` names in resource `scope`, if any.
     pub(crate) fn dynamic_anchor(&self, scope: ScopeId, name: &str) -> Option<NodeId> {
         self.anchors[self.scopes[scope]]

@@ -11,16 +11,16 @@
 //! kind, and the verdict is then "invalid" whatever the nodes said (fail closed), since a
 //! `not` over a stopped branch must not turn into a pass.
 
+mod leaf;
 mod marks;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId};
-use crate::json::{equal, number, pointer, types};
+use crate::json::pointer;
 use crate::program::{Node, Program};
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
-use std::cmp::Ordering;
 use std::fmt::Write;
 
 /// Bounds on one validation run.
@@ -108,16 +108,39 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Evaluates node `id` against `instance`, within the budget.
+    /// Evaluates node `id` against `instance`, within the budget. Leaf nodes are settled
+    /// here directly; only nodes that apply subschemas pay for the depth bookkeeping.
+    #[inline]
     fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
-        if self.steps == 0 || self.depth >= self.max_depth || self.stack.exhausted() {
+        if self.steps == 0 {
             return self.stop(id, instance);
         }
         self.steps -= 1;
+        let node = self.program.nodes[id.index()];
+        if let Some((ok, work)) = leaf::verdict(self.program, node, instance) {
+            if work > 0 && !self.spend(id, instance, work) {
+                return false;
+            }
+            return ok || self.reject(id, node, instance);
+        }
+        if self.depth >= self.max_depth || self.stack.exhausted() {
+            return self.stop(id, instance);
+        }
         self.depth += 1;
-        let ok = self.step(id, instance);
+        let ok = self.step(id, node, instance);
         self.depth -= 1;
         ok
+    }
+
+    /// Records why leaf node `id` rejected `instance` (in explaining mode).
+    #[cold]
+    fn reject(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
+        if EXPLAIN {
+            for (kind, message) in leaf::explain(self.program, node, instance) {
+                self.fail(id, instance, kind, |_| message);
+            }
+        }
+        false
     }
 
     /// Charges `work` extra steps for a loop that examines many things in one node.
@@ -197,7 +220,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             }
         }
         let ok = self.eval(id, child);
-        self.path.truncate(len);
+        if EXPLAIN {
+            self.path.truncate(len);
+        }
         self.tracking = tracking;
         ok
     }
@@ -209,14 +234,10 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Runs the check of one node.
-    fn step(&mut self, id: NodeId, instance: &Value) -> bool {
+    /// Runs one node that applies subschemas.
+    fn step(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
         let program = self.program;
-        match program.nodes[id.index()] {
-            Node::Valid => true,
-            Node::Invalid => self.fail(id, instance, Kind::FalseSchema, |i| {
-                format!("{} is not allowed here", show(i))
-            }),
+        match node {
             Node::All(span) => {
                 let mut ok = true;
                 for &child in &program.edges[span] {
@@ -326,190 +347,8 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 self.scopes.pop();
                 ok
             }
-            Node::Type(set) => {
-                set.matches(instance)
-                    || self.fail(id, instance, Kind::Type, |i| {
-                        let expected: Vec<&str> = set.names().collect();
-                        format!(
-                            "expected {}, got {} {}",
-                            expected.join(" or "),
-                            types::type_name(i),
-                            show(i)
-                        )
-                    })
-            }
-            Node::Const(value) => {
-                let expected = &program.values[value];
-                equal::equal(instance, expected)
-                    || self.fail(id, instance, Kind::Const, |i| {
-                        format!("expected {}, got {}", show(expected), show(i))
-                    })
-            }
-            Node::Enum(span) => {
-                let options = &program.values[span];
-                if !self.spend(id, instance, options.len()) {
-                    return false;
-                }
-                options.iter().any(|o| equal::equal(instance, o))
-                    || self.fail(id, instance, Kind::Enum, |i| {
-                        let list: Vec<String> = options.iter().map(show).collect();
-                        format!("expected one of {}, got {}", list.join(", "), show(i))
-                    })
-            }
-            Node::Minimum(n) => self.bound(
-                id,
-                instance,
-                n,
-                |o| o != Ordering::Less,
-                "less than the minimum of",
-            ),
-            Node::Maximum(n) => self.bound(
-                id,
-                instance,
-                n,
-                |o| o != Ordering::Greater,
-                "greater than the maximum of",
-            ),
-            Node::ExclusiveMinimum(n) => self.bound(
-                id,
-                instance,
-                n,
-                |o| o == Ordering::Greater,
-                "not greater than the exclusive minimum of",
-            ),
-            Node::ExclusiveMaximum(n) => self.bound(
-                id,
-                instance,
-                n,
-                |o| o == Ordering::Less,
-                "not less than the exclusive maximum of",
-            ),
-            Node::MultipleOf(n) => {
-                let Value::Number(value) = instance else {
-                    return true;
-                };
-                let divisor = &program.numbers[n];
-                number::is_multiple_of(value, divisor)
-                    || self.fail(id, instance, Kind::MultipleOf, |i| {
-                        format!("{i} is not a multiple of {divisor}")
-                    })
-            }
-            Node::MinLength(min) => {
-                let Value::String(s) = instance else {
-                    return true;
-                };
-                // A code point takes 1 to 4 bytes: the byte length often settles it.
-                let ok = s.len() >= min as usize
-                    && (s.len() >= 4 * min as usize || s.chars().count() >= min as usize);
-                ok || self.fail(id, instance, Kind::Length, |i| {
-                    format!("{} is shorter than {min} characters", show(i))
-                })
-            }
-            Node::MaxLength(max) => {
-                let Value::String(s) = instance else {
-                    return true;
-                };
-                let ok = s.len() <= max as usize || s.chars().count() <= max as usize;
-                ok || self.fail(id, instance, Kind::Length, |i| {
-                    format!("{} is longer than {max} characters", show(i))
-                })
-            }
-            Node::Pattern(regex) => {
-                let Value::String(s) = instance else {
-                    return true;
-                };
-                let pattern = &program.regexes[regex];
-                pattern.is_match(s)
-                    || self.fail(id, instance, Kind::Pattern, |i| {
-                        format!(
-                            "{} does not match the pattern {:?}",
-                            show(i),
-                            pattern.as_str()
-                        )
-                    })
-            }
-            Node::Format(table) => {
-                let Value::String(s) = instance else {
-                    return true;
-                };
-                let format = &program.formats[table];
-                (format.check)(s)
-                    || self.fail(id, instance, Kind::Format, |i| {
-                        format!(
-                            "{} is not a valid {:?}",
-                            show(i),
-                            &*program.strings[format.name]
-                        )
-                    })
-            }
-            Node::MinItems(min) => {
-                let Value::Array(items) = instance else {
-                    return true;
-                };
-                items.len() >= min as usize
-                    || self.fail(id, instance, Kind::Size, |_| {
-                        format!("expected at least {min} items, got {}", items.len())
-                    })
-            }
-            Node::MaxItems(max) => {
-                let Value::Array(items) = instance else {
-                    return true;
-                };
-                items.len() <= max as usize
-                    || self.fail(id, instance, Kind::Size, |_| {
-                        format!("expected at most {max} items, got {}", items.len())
-                    })
-            }
-            Node::UniqueItems => {
-                let Value::Array(items) = instance else {
-                    return true;
-                };
-                if !self.spend(id, instance, items.len()) {
-                    return false;
-                }
-                equal::all_unique(items)
-                    || self.fail(id, instance, Kind::UniqueItems, |_| {
-                        "array items are not unique".to_string()
-                    })
-            }
             Node::Items(table) => self.items(id, instance, table),
             Node::Contains { schema, min, max } => self.contains(id, instance, schema, min, max),
-            Node::MinProperties(min) => {
-                let Value::Object(map) = instance else {
-                    return true;
-                };
-                map.len() >= min as usize
-                    || self.fail(id, instance, Kind::Size, |_| {
-                        format!("expected at least {min} properties, got {}", map.len())
-                    })
-            }
-            Node::MaxProperties(max) => {
-                let Value::Object(map) = instance else {
-                    return true;
-                };
-                map.len() <= max as usize
-                    || self.fail(id, instance, Kind::Size, |_| {
-                        format!("expected at most {max} properties, got {}", map.len())
-                    })
-            }
-            Node::Required(span) => self.required(id, instance, span, None),
-            Node::DependentRequired(span) => {
-                let Value::Object(map) = instance else {
-                    return true;
-                };
-                let mut ok = true;
-                for &(key, names) in &program.dependent_required[span] {
-                    if map.contains_key(&*program.strings[key])
-                        && !self.required(id, instance, names, Some(&program.strings[key]))
-                    {
-                        ok = false;
-                        if !EXPLAIN {
-                            break;
-                        }
-                    }
-                }
-                ok
-            }
             Node::DependentSchemas(span) => {
                 let Value::Object(map) = instance else {
                     return true;
@@ -543,59 +382,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 ok
             }
             Node::Unevaluated(table) => self.unevaluated(id, instance, table),
+            // Leaves never get here: `eval` settles them.
+            _ => true,
         }
-    }
-
-    /// A numeric bound: passes non-numbers, and numbers whose comparison with the bound
-    /// satisfies `accept`.
-    fn bound(
-        &mut self,
-        id: NodeId,
-        instance: &Value,
-        n: crate::ids::NumId,
-        accept: fn(Ordering) -> bool,
-        words: &str,
-    ) -> bool {
-        let Value::Number(value) = instance else {
-            return true;
-        };
-        let limit = &self.program.numbers[n];
-        accept(number::compare(value, limit))
-            || self.fail(id, instance, Kind::Range, |i| {
-                format!("{i} is {words} {limit}")
-            })
-    }
-
-    /// `required` (and one `dependentRequired` entry, naming the property that triggers it).
-    fn required(
-        &mut self,
-        id: NodeId,
-        instance: &Value,
-        names: crate::ids::Span,
-        because: Option<&str>,
-    ) -> bool {
-        let Value::Object(map) = instance else {
-            return true;
-        };
-        let program = self.program;
-        if !self.spend(id, instance, names.len as usize) {
-            return false;
-        }
-        let mut ok = true;
-        for name in &program.strings[names] {
-            if !map.contains_key(&**name) {
-                ok = self.fail(id, instance, Kind::Required, |_| match because {
-                    Some(key) => {
-                        format!("missing property {name:?}, required when {key:?} is present")
-                    }
-                    None => format!("missing required property {name:?}"),
-                });
-                if !EXPLAIN {
-                    break;
-                }
-            }
-        }
-        ok
     }
 
     fn items(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
@@ -684,40 +473,41 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         let program = self.program;
         let spec = &program.properties[table];
         let mut ok = true;
-        if spec.patterns.is_empty() && spec.additional.is_none() {
-            // Only named properties: walk the (usually shorter) schema list.
-            for (name, node) in &spec.named {
-                if let Some((key, value)) = map.get_key_value(&**name) {
-                    self.mark(Mark::Property(key.as_ptr() as usize));
-                    if !self.descend(*node, value, Step::Key(key)) {
-                        ok = false;
-                        if !EXPLAIN {
-                            return false;
-                        }
+        // Named properties first, cheapest schema first: a failing cheap check (a `tag`
+        // constant, say) settles a `oneOf` branch before any recursive property is walked.
+        for &i in &spec.by_cost {
+            let (name, node) = &spec.named[i as usize];
+            if let Some((key, value)) = map.get_key_value(&**name) {
+                self.mark(Mark::Property(key.as_ptr() as usize));
+                if !self.descend(*node, value, Step::Key(key)) {
+                    ok = false;
+                    if !EXPLAIN {
+                        return false;
                     }
                 }
             }
+        }
+        if spec.patterns.is_empty() && spec.additional.is_none() {
             return ok;
         }
         for (key, value) in map {
             if !self.spend(id, instance, spec.patterns.len()) {
                 return false;
             }
-            let mut matched = false;
-            if let Some(node) = spec.named(key) {
-                matched = true;
-                ok &= self.descend(node, value, Step::Key(key));
-            }
+            let named = spec.named(key).is_some();
+            let mut matched = named;
             for &(regex, node) in &spec.patterns {
                 if (ok || EXPLAIN) && program.regexes[regex].is_match(key) {
                     matched = true;
                     ok &= self.descend(node, value, Step::Key(key));
                 }
             }
-            if matched {
+            if !matched {
+                if let Some(additional) = spec.additional {
+                    ok &= self.additional(id, additional, key, value);
+                }
+            } else if !named {
                 self.mark(Mark::Property(key.as_ptr() as usize));
-            } else if let Some(additional) = spec.additional {
-                ok &= self.additional(id, additional, key, value);
             }
             if !ok && !EXPLAIN {
                 return false;

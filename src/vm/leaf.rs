@@ -1,0 +1,230 @@
+//! Leaf checks: nodes that look at the current value alone.
+//!
+//! A leaf applies no subschema, records no evaluation mark and cannot recurse, so the
+//! interpreter runs it without the bookkeeping of a full evaluation (depth, stack guard,
+//! path). The verdict ([`verdict`]) and the explanation ([`explain`]) are separate:
+//! the fast path never builds a message, and the explaining path asks for one only after
+//! the verdict said no, so both paths agree by construction.
+
+use super::show;
+use crate::error::ValidationErrorKind as Kind;
+use crate::ids::{NumId, Span};
+use crate::json::{equal, number, types};
+use crate::program::{Node, Program};
+use serde_json::Value;
+use std::cmp::Ordering;
+
+/// Bytes of string a `pattern` or `format` check may scan per budget step.
+const BYTES_PER_STEP: usize = 256;
+
+/// The verdict of a leaf `node` on `value`, and the budget steps it cost beyond the
+/// first; `None` when `node` is not a leaf.
+#[inline(always)]
+pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(bool, usize)> {
+    if !node.is_leaf() {
+        return None;
+    }
+    let ok = match (node, value) {
+        (Node::Valid, _) => true,
+        (Node::Invalid, _) => false,
+        (Node::Type(set), _) => set.matches(value),
+        (Node::Const(expected), _) => equal::equal(value, &program.values[expected]),
+        (Node::Enum(span), _) => {
+            let options = &program.values[span];
+            return Some((
+                options.iter().any(|o| equal::equal(value, o)),
+                options.len(),
+            ));
+        }
+        (Node::Minimum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Less,
+        (Node::Maximum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Greater,
+        (Node::ExclusiveMinimum(n), Value::Number(v)) => {
+            compare(program, v, n) == Ordering::Greater
+        }
+        (Node::ExclusiveMaximum(n), Value::Number(v)) => compare(program, v, n) == Ordering::Less,
+        (Node::MultipleOf(n), Value::Number(v)) => number::is_multiple_of(v, &program.numbers[n]),
+        (Node::MinLength(min), Value::String(s)) => {
+            // A code point takes 1 to 4 bytes: the byte length often settles it.
+            let min = min as usize;
+            s.len() >= min && (s.len() >= 4 * min || s.chars().count() >= min)
+        }
+        (Node::MaxLength(max), Value::String(s)) => {
+            s.len() <= max as usize || s.chars().count() <= max as usize
+        }
+        (Node::Pattern(regex), Value::String(s)) => {
+            return Some((program.regexes[regex].is_match(s), s.len() / BYTES_PER_STEP));
+        }
+        (Node::Format(table), Value::String(s)) => {
+            return Some(((program.formats[table].check)(s), s.len() / BYTES_PER_STEP));
+        }
+        (Node::MinItems(min), Value::Array(items)) => items.len() >= min as usize,
+        (Node::MaxItems(max), Value::Array(items)) => items.len() <= max as usize,
+        (Node::UniqueItems, Value::Array(items)) => {
+            return Some((equal::all_unique(items), items.len()))
+        }
+        (Node::MinProperties(min), Value::Object(map)) => map.len() >= min as usize,
+        (Node::MaxProperties(max), Value::Object(map)) => map.len() <= max as usize,
+        (Node::Required(names), Value::Object(map)) => {
+            return Some((
+                missing(program, names, map).next().is_none(),
+                names.len as usize,
+            ));
+        }
+        (Node::DependentRequired(span), Value::Object(map)) => {
+            let entries = &program.dependent_required[span];
+            let ok = entries.iter().all(|&(key, names)| {
+                !map.contains_key(&*program.strings[key])
+                    || missing(program, names, map).next().is_none()
+            });
+            return Some((
+                ok,
+                entries.iter().map(|(_, names)| names.len as usize).sum(),
+            ));
+        }
+        // A type-specific check passes every value of another type.
+        _ => true,
+    };
+    Some((ok, 0))
+}
+
+fn compare(program: &Program, value: &serde_json::Number, bound: NumId) -> Ordering {
+    number::compare(value, &program.numbers[bound])
+}
+
+/// The names in `names` that `map` lacks.
+fn missing<'p>(
+    program: &'p Program,
+    names: Span,
+    map: &'p serde_json::Map<String, Value>,
+) -> impl Iterator<Item = &'p str> + 'p {
+    program.strings[names]
+        .iter()
+        .map(|name| &**name)
+        .filter(|name| !map.contains_key(*name))
+}
+
+/// Why a leaf `node` rejected `value`: one `(kind, message)` per problem.
+#[cold]
+pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind, String)> {
+    let range = |n: NumId, words: &str| {
+        vec![(
+            Kind::Range,
+            format!("{value} is {words} {}", program.numbers[n]),
+        )]
+    };
+    match node {
+        Node::Invalid => vec![(
+            Kind::FalseSchema,
+            format!("{} is not allowed here", show(value)),
+        )],
+        Node::Type(set) => {
+            let expected: Vec<&str> = set.names().collect();
+            let got = format!("{} {}", types::type_name(value), show(value));
+            vec![(
+                Kind::Type,
+                format!("expected {}, got {got}", expected.join(" or ")),
+            )]
+        }
+        Node::Const(expected) => {
+            vec![(
+                Kind::Const,
+                format!(
+                    "expected {}, got {}",
+                    show(&program.values[expected]),
+                    show(value)
+                ),
+            )]
+        }
+        Node::Enum(span) => {
+            let list: Vec<String> = program.values[span].iter().map(show).collect();
+            vec![(
+                Kind::Enum,
+                format!("expected one of {}, got {}", list.join(", "), show(value)),
+            )]
+        }
+        Node::Minimum(n) => range(n, "less than the minimum of"),
+        Node::Maximum(n) => range(n, "greater than the maximum of"),
+        Node::ExclusiveMinimum(n) => range(n, "not greater than the exclusive minimum of"),
+        Node::ExclusiveMaximum(n) => range(n, "not less than the exclusive maximum of"),
+        Node::MultipleOf(n) => vec![(
+            Kind::MultipleOf,
+            format!("{value} is not a multiple of {}", program.numbers[n]),
+        )],
+        Node::MinLength(min) => vec![(
+            Kind::Length,
+            format!("{} is shorter than {min} characters", show(value)),
+        )],
+        Node::MaxLength(max) => vec![(
+            Kind::Length,
+            format!("{} is longer than {max} characters", show(value)),
+        )],
+        Node::Pattern(regex) => vec![(
+            Kind::Pattern,
+            format!(
+                "{} does not match the pattern {:?}",
+                show(value),
+                program.regexes[regex].as_str()
+            ),
+        )],
+        Node::Format(table) => {
+            let name = &*program.strings[program.formats[table].name];
+            vec![(
+                Kind::Format,
+                format!("{} is not a valid {name:?}", show(value)),
+            )]
+        }
+        Node::MinItems(min) => vec![(
+            Kind::Size,
+            format!("expected at least {min} items, got {}", len(value)),
+        )],
+        Node::MaxItems(max) => vec![(
+            Kind::Size,
+            format!("expected at most {max} items, got {}", len(value)),
+        )],
+        Node::UniqueItems => vec![(Kind::UniqueItems, "array items are not unique".to_string())],
+        Node::MinProperties(min) => vec![(
+            Kind::Size,
+            format!("expected at least {min} properties, got {}", len(value)),
+        )],
+        Node::MaxProperties(max) => vec![(
+            Kind::Size,
+            format!("expected at most {max} properties, got {}", len(value)),
+        )],
+        Node::Required(names) => match value {
+            Value::Object(map) => missing(program, names, map)
+                .map(|name| {
+                    (
+                        Kind::Required,
+                        format!("missing required property {name:?}"),
+                    )
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        Node::DependentRequired(span) => match value {
+            Value::Object(map) => program.dependent_required[span]
+                .iter()
+                .filter(|(key, _)| map.contains_key(&*program.strings[*key]))
+                .flat_map(|&(key, names)| {
+                    let key = &program.strings[key];
+                    missing(program, names, map).map(move |name| {
+                        (
+                            Kind::Required,
+                            format!("missing property {name:?}, required when {key:?} is present"),
+                        )
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+fn len(value: &Value) -> usize {
+    match value {
+        Value::Array(items) => items.len(),
+        Value::Object(map) => map.len(),
+        _ => 0,
+    }
+}
