@@ -1,0 +1,141 @@
+//! Compares mcp-jsonschema with the `jsonschema` and `boon` crates on the benchmark cases
+//! of `benches/common/cases.rs`, interleaved in one process, and checks that the three give
+//! the same verdict on every instance.
+//!
+//! ```text
+//! cargo run --release --manifest-path benches/compare/Cargo.toml -- [--filter SUBSTR] [--rounds N] [--batch-ms MS]
+//! ```
+//!
+//! The tables go to standard output, progress to standard error. The data directory is
+//! `$MCP_JSONSCHEMA_BENCH_DATA`, else `shared/bench-data` beside the repository.
+//!
+//! Modules: `engines` wraps the three validators, `measure` times one case, `report` prints
+//! the tables, `alloc` counts heap bytes for the memory table.
+
+mod alloc;
+mod engines;
+mod measure;
+mod report;
+
+// Shared with `benches/suite.rs`, which also uses the helpers this binary does not.
+#[allow(dead_code)]
+#[path = "../../common/cases.rs"]
+mod cases;
+
+use measure::Settings;
+use std::io::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[global_allocator]
+static ALLOCATOR: alloc::Counting = alloc::Counting;
+
+const USAGE: &str = "\
+usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
+
+  --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
+                   a case is kept if any filter matches)
+  --rounds N       interleaved rounds per case; each metric's figure is the median of N
+                   samples (default 7)
+  --batch-ms MS    target length of one timed batch, in milliseconds (default 10)
+
+Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the repository.";
+
+/// Command-line options.
+struct Args {
+    filters: Vec<String>,
+    settings: Settings,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        filters: Vec::new(),
+        settings: Settings {
+            rounds: 7,
+            batch: Duration::from_millis(10),
+        },
+    };
+    let mut iter = std::env::args().skip(1);
+    while let Some(arg) = iter.next() {
+        let mut value = |name: &str| iter.next().ok_or_else(|| format!("{name} needs a value"));
+        match arg.as_str() {
+            "--filter" => args.filters.push(value("--filter")?.to_lowercase()),
+            "--rounds" => {
+                args.settings.rounds = value("--rounds")?
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or("--rounds needs a positive integer")?;
+            }
+            "--batch-ms" => {
+                let ms: u64 = value("--batch-ms")?
+                    .parse()
+                    .map_err(|_| "--batch-ms needs an integer")?;
+                args.settings.batch = Duration::from_millis(ms.max(1));
+            }
+            "-h" | "--help" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("error: {message}\n");
+            }
+            eprintln!("{USAGE}");
+            return if message.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            };
+        }
+    };
+
+    let repo_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let data_dir = cases::data_dir(&repo_root);
+    let keep = |name: &str| {
+        let name = name.to_lowercase();
+        args.filters.is_empty() || args.filters.iter().any(|f| name.contains(f.as_str()))
+    };
+    let cases = match cases::load(&data_dir, &keep) {
+        Ok(cases) if cases.is_empty() => {
+            eprintln!("error: no case matches the filter");
+            return ExitCode::FAILURE;
+        }
+        Ok(cases) => cases,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+
+    println!(
+        "# mcp-jsonschema vs jsonschema 0.61.2 vs boon 0.6.1\n\n\
+         {} cases from {}; {} rounds, batches of ~{} ms; figures are medians.\n\
+         `format` is asserted up to draft 7, not from 2019-09 on (every engine alike).\n\
+         Ratios are ours/theirs: below 1 ours is faster (or smaller); within 10% a tie.",
+        cases.len(),
+        data_dir.canonicalize().unwrap_or(data_dir).display(),
+        args.settings.rounds,
+        args.settings.batch.as_millis()
+    );
+
+    let started = Instant::now();
+    let mut results = Vec::with_capacity(cases.len());
+    for (i, case) in cases.iter().enumerate() {
+        eprint!("[{}/{}] {} ... ", i + 1, cases.len(), case.name);
+        let _ = std::io::stderr().flush();
+        let case_started = Instant::now();
+        results.push(measure::measure(case, args.settings));
+        eprintln!("{:.1} s", case_started.elapsed().as_secs_f64());
+    }
+    print!("{}", report::render(&results));
+    eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
