@@ -29,6 +29,10 @@ pub(crate) enum Node {
     Invalid,
     /// Every node in the span (of `edges`) passes: a schema object's keywords, `allOf`.
     All(Span),
+    /// Every node in the span (of `edges`) passes, and each of them is a plain leaf: a
+    /// schema object whose keywords only check the value itself. The compiler turns such
+    /// an `All` into `Checks` so the interpreter settles it as one leaf.
+    Checks(Span),
     /// At least one node in the span passes: `anyOf`.
     Any(Span),
     /// Exactly one node in the span passes: `oneOf`.
@@ -130,6 +134,7 @@ impl Node {
             self,
             Node::Valid
                 | Node::Invalid
+                | Node::Checks(_)
                 | Node::Type(_)
                 | Node::Const(_)
                 | Node::Enum(_)

@@ -21,9 +21,29 @@ const BYTES_PER_STEP: usize = 256;
 /// first; `None` when `node` is not a leaf.
 #[inline(always)]
 pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(bool, usize)> {
-    if !node.is_leaf() {
-        return None;
+    match node {
+        Node::Checks(span) => Some(checks(program, span, value)),
+        node if node.is_leaf() => Some(plain(program, node, value)),
+        _ => None,
     }
+}
+
+/// A [`Node::Checks`]: its parts in order, stopping at the first that fails.
+fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
+    let mut work = 0;
+    for &part in &program.edges[span] {
+        let (ok, cost) = plain(program, program.nodes[part.index()], value);
+        work += cost + 1;
+        if !ok {
+            return (false, work);
+        }
+    }
+    (true, work)
+}
+
+/// The verdict of a plain leaf (any leaf but `Checks`).
+#[inline(always)]
+fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
     let ok = match (node, value) {
         (Node::Valid, _) => true,
         (Node::Invalid, _) => false,
@@ -31,10 +51,10 @@ pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(b
         (Node::Const(expected), _) => equal::equal(value, &program.values[expected]),
         (Node::Enum(span), _) => {
             let options = &program.values[span];
-            return Some((
+            return (
                 options.iter().any(|o| equal::equal(value, o)),
                 options.len(),
-            ));
+            );
         }
         (Node::Minimum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Less,
         (Node::Maximum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Greater,
@@ -52,23 +72,23 @@ pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(b
             s.len() <= max as usize || s.chars().count() <= max as usize
         }
         (Node::Pattern(regex), Value::String(s)) => {
-            return Some((program.regexes[regex].is_match(s), s.len() / BYTES_PER_STEP));
+            return (program.regexes[regex].is_match(s), s.len() / BYTES_PER_STEP);
         }
         (Node::Format(table), Value::String(s)) => {
-            return Some(((program.formats[table].check)(s), s.len() / BYTES_PER_STEP));
+            return ((program.formats[table].check)(s), s.len() / BYTES_PER_STEP);
         }
         (Node::MinItems(min), Value::Array(items)) => items.len() >= min as usize,
         (Node::MaxItems(max), Value::Array(items)) => items.len() <= max as usize,
         (Node::UniqueItems, Value::Array(items)) => {
-            return Some((equal::all_unique(items), items.len()))
+            return (equal::all_unique(items), items.len());
         }
         (Node::MinProperties(min), Value::Object(map)) => map.len() >= min as usize,
         (Node::MaxProperties(max), Value::Object(map)) => map.len() <= max as usize,
         (Node::Required(names), Value::Object(map)) => {
-            return Some((
+            return (
                 missing(program, names, map).next().is_none(),
                 names.len as usize,
-            ));
+            );
         }
         (Node::DependentRequired(span), Value::Object(map)) => {
             let entries = &program.dependent_required[span];
@@ -76,15 +96,15 @@ pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(b
                 !map.contains_key(&*program.strings[key])
                     || missing(program, names, map).next().is_none()
             });
-            return Some((
+            return (
                 ok,
                 entries.iter().map(|(_, names)| names.len as usize).sum(),
-            ));
+            );
         }
         // A type-specific check passes every value of another type.
         _ => true,
     };
-    Some((ok, 0))
+    (ok, 0)
 }
 
 fn compare(program: &Program, value: &serde_json::Number, bound: NumId) -> Ordering {

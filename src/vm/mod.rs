@@ -135,10 +135,22 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     /// Records why leaf node `id` rejected `instance` (in explaining mode).
     #[cold]
     fn reject(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
-        if EXPLAIN {
-            for (kind, message) in leaf::explain(self.program, node, instance) {
-                self.fail(id, instance, kind, |_| message);
+        if !EXPLAIN {
+            return false;
+        }
+        let program = self.program;
+        if let Node::Checks(span) = node {
+            // Each failing part reports at its own keyword.
+            for &part in &program.edges[span] {
+                let part_node = program.nodes[part.index()];
+                if leaf::verdict(program, part_node, instance).is_some_and(|(ok, _)| !ok) {
+                    self.reject(part, part_node, instance);
+                }
             }
+            return false;
+        }
+        for (kind, message) in leaf::explain(program, node, instance) {
+            self.fail(id, instance, kind, |_| message);
         }
         false
     }
@@ -234,7 +246,8 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Runs one node that applies subschemas.
+    /// Runs one node that applies subschemas. Kept out of line so that `eval`, which
+    /// settles every leaf, stays small: most evaluations never get here.
     fn step(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
         let program = self.program;
         match node {
@@ -404,16 +417,34 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             }
         }
         if let Some(rest) = spec.rest {
-            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
-                if program.nodes[rest.index()] == Node::Invalid {
-                    return self.fail(id, instance, Kind::Unexpected, |_| {
-                        format!(
-                            "expected at most {} items, got {}",
-                            prefix.len(),
-                            items.len()
-                        )
-                    });
+            let rest_items = items.get(prefix.len()..).unwrap_or_default();
+            let rest_node = program.nodes[rest.index()];
+            if rest_node == Node::Invalid && !rest_items.is_empty() {
+                return self.fail(id, instance, Kind::Unexpected, |_| {
+                    format!(
+                        "expected at most {} items, got {}",
+                        prefix.len(),
+                        items.len()
+                    )
+                });
+            }
+            if !EXPLAIN && rest_node.is_leaf() {
+                // The common `items: {"type": ...}`: no recursion, no path, one budget
+                // charge for the whole run.
+                if !self.spend(id, instance, rest_items.len()) {
+                    return false;
                 }
+                for item in rest_items {
+                    match leaf::verdict(program, rest_node, item) {
+                        Some((true, 0)) => {}
+                        Some((true, work)) if self.spend(id, instance, work) => {}
+                        _ => return false,
+                    }
+                }
+                self.mark(Mark::AllItems);
+                return ok;
+            }
+            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
                 if !self.descend(rest, item, Step::Index(i)) {
                     ok = false;
                     if !EXPLAIN {
@@ -473,17 +504,24 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         let program = self.program;
         let spec = &program.properties[table];
         let mut ok = true;
-        // Named properties first, cheapest schema first: a failing cheap check (a `tag`
-        // constant, say) settles a `oneOf` branch before any recursive property is walked.
-        for &i in &spec.by_cost {
+        // Named properties: a small instance against a large `properties` looks its keys
+        // up; otherwise the schema's properties go cheapest first, so a failing cheap check
+        // (a `tag` constant, say) settles a `oneOf` branch before a recursive property runs.
+        let small = map.len() * 4 < spec.named.len();
+        let by_key = map
+            .iter()
+            .filter(|_| small)
+            .filter_map(|(k, v)| Some((k, v, spec.named(k)?)));
+        let by_cost = spec.by_cost.iter().filter(|_| !small).filter_map(|&i| {
             let (name, node) = &spec.named[i as usize];
-            if let Some((key, value)) = map.get_key_value(&**name) {
-                self.mark(Mark::Property(key.as_ptr() as usize));
-                if !self.descend(*node, value, Step::Key(key)) {
-                    ok = false;
-                    if !EXPLAIN {
-                        return false;
-                    }
+            map.get_key_value(&**name).map(|(k, v)| (k, v, *node))
+        });
+        for (key, value, node) in by_key.chain(by_cost) {
+            self.mark(Mark::Property(key.as_ptr() as usize));
+            if !self.descend(node, value, Step::Key(key)) {
+                ok = false;
+                if !EXPLAIN {
+                    return false;
                 }
             }
         }
