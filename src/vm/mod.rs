@@ -11,6 +11,8 @@
 //! kind, and the verdict is then "invalid" whatever the nodes said (fail closed), since a
 //! `not` over a stopped branch must not turn into a pass.
 
+mod children;
+mod in_place;
 mod leaf;
 mod marks;
 
@@ -246,14 +248,14 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Runs one node that applies subschemas. Kept out of line so that `eval`, which
-    /// settles every leaf, stays small: most evaluations never get here.
+    /// Runs one node that applies subschemas: the in-place applicators here and in
+    /// [`in_place`], the ones that descend into children in [`children`]. The bulky
+    /// bodies live out of line so that this dispatch, inlined into `eval`, stays small.
     fn step(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
-        let program = self.program;
         match node {
             Node::All(span) => {
                 let mut ok = true;
-                for &child in &program.edges[span] {
+                for &child in &self.program.edges[span] {
                     if !self.eval(child, instance) {
                         ok = false;
                         if !EXPLAIN {
@@ -263,357 +265,27 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 }
                 ok
             }
-            Node::Any(span) => {
-                let errors = self.errors.len();
-                let mut any = false;
-                for &child in &program.edges[span] {
-                    let marks = self.marks.len();
-                    if self.eval(child, instance) {
-                        any = true;
-                        // Annotations of every passing branch count for `unevaluated*`.
-                        if !self.tracking {
-                            break;
-                        }
-                    } else {
-                        self.marks.truncate(marks);
-                    }
-                }
-                self.errors.truncate(errors);
-                any || self.fail(id, instance, Kind::AnyOf, |i| {
-                    format!("{} is not valid under any of the schemas in anyOf", show(i))
-                })
-            }
-            Node::One(span) => {
-                let errors = self.errors.len();
-                let mut passed: Option<usize> = None;
-                for (i, &child) in program.edges[span].iter().enumerate() {
-                    let marks = self.marks.len();
-                    if self.eval(child, instance) {
-                        if let Some(first) = passed {
-                            self.errors.truncate(errors);
-                            return self.fail(id, instance, Kind::OneOf, |v| {
-                                format!("{} is valid under more than one of the schemas in oneOf (#{first} and #{i})", show(v))
-                            });
-                        }
-                        passed = Some(i);
-                    } else {
-                        self.marks.truncate(marks);
-                    }
-                }
-                self.errors.truncate(errors);
-                passed.is_some()
-                    || self.fail(id, instance, Kind::OneOf, |i| {
-                        format!("{} is not valid under any of the schemas in oneOf", show(i))
-                    })
-            }
-            Node::Not(child) => {
-                let (errors, marks) = (self.errors.len(), self.marks.len());
-                let tracking = std::mem::replace(&mut self.tracking, false);
-                let inner = self.eval(child, instance);
-                self.tracking = tracking;
-                self.errors.truncate(errors);
-                self.marks.truncate(marks);
-                !inner
-                    || self.fail(id, instance, Kind::Not, |i| {
-                        format!("{} must not be valid under the schema in not", show(i))
-                    })
-            }
+            Node::Ref(target) => self.eval(target, instance),
+            Node::Any(span) => self.any_of(id, instance, span),
+            Node::One(span) => self.one_of(id, instance, span),
+            Node::Not(child) => self.not(id, instance, child),
             Node::Condition {
                 test,
                 then,
                 otherwise,
-            } => {
-                let (errors, marks) = (self.errors.len(), self.marks.len());
-                let passed = self.eval(test, instance);
-                self.errors.truncate(errors);
-                if passed {
-                    self.eval(then, instance)
-                } else {
-                    self.marks.truncate(marks);
-                    self.eval(otherwise, instance)
-                }
-            }
-            Node::Annotations(test) => {
-                if self.tracking {
-                    let (errors, marks) = (self.errors.len(), self.marks.len());
-                    if !self.eval(test, instance) {
-                        self.marks.truncate(marks);
-                    }
-                    self.errors.truncate(errors);
-                }
-                true
-            }
-            Node::Ref(target) => self.eval(target, instance),
-            Node::DynamicRef(table) => {
-                let dynamic = &program.dynamic_refs[table];
-                let name = &program.strings[dynamic.anchor];
-                let target = self
-                    .scopes
-                    .iter()
-                    .find_map(|&scope| program.dynamic_anchor(scope, name))
-                    .unwrap_or(dynamic.target);
-                self.eval(target, instance)
-            }
-            Node::Scope { scope, body } => {
-                self.scopes.push(scope);
-                let ok = self.eval(body, instance);
-                self.scopes.pop();
-                ok
-            }
+            } => self.condition(instance, test, then, otherwise),
+            Node::Annotations(test) => self.annotations(instance, test),
+            Node::DynamicRef(table) => self.dynamic_ref(instance, table),
+            Node::Scope { scope, body } => self.scope(instance, scope, body),
+            Node::DependentSchemas(span) => self.dependent_schemas(instance, span),
             Node::Items(table) => self.items(id, instance, table),
             Node::Contains { schema, min, max } => self.contains(id, instance, schema, min, max),
-            Node::DependentSchemas(span) => {
-                let Value::Object(map) = instance else {
-                    return true;
-                };
-                let mut ok = true;
-                for &(key, node) in &program.dependent_schemas[span] {
-                    if map.contains_key(&*program.strings[key]) && !self.eval(node, instance) {
-                        ok = false;
-                        if !EXPLAIN {
-                            break;
-                        }
-                    }
-                }
-                ok
-            }
             Node::Properties(table) => self.properties(id, instance, table),
-            Node::PropertyNames(node) => {
-                let Value::Object(map) = instance else {
-                    return true;
-                };
-                let mut ok = true;
-                for key in map.keys() {
-                    let name = Value::String(key.clone());
-                    if !self.descend(node, &name, Step::Key(key)) {
-                        ok = false;
-                        if !EXPLAIN {
-                            break;
-                        }
-                    }
-                }
-                ok
-            }
+            Node::PropertyNames(node) => self.property_names(instance, node),
             Node::Unevaluated(table) => self.unevaluated(id, instance, table),
             // Leaves never get here: `eval` settles them.
             _ => true,
         }
-    }
-
-    fn items(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
-        let Value::Array(items) = instance else {
-            return true;
-        };
-        let program = self.program;
-        let spec = &program.items[table];
-        let prefix = &program.edges[spec.prefix];
-        let mut ok = true;
-        for (i, (item, &node)) in items.iter().zip(prefix).enumerate() {
-            if !self.descend(node, item, Step::Index(i)) {
-                ok = false;
-                if !EXPLAIN {
-                    return false;
-                }
-            }
-        }
-        if let Some(rest) = spec.rest {
-            let rest_items = items.get(prefix.len()..).unwrap_or_default();
-            let rest_node = program.nodes[rest.index()];
-            if rest_node == Node::Invalid && !rest_items.is_empty() {
-                return self.fail(id, instance, Kind::Unexpected, |_| {
-                    format!(
-                        "expected at most {} items, got {}",
-                        prefix.len(),
-                        items.len()
-                    )
-                });
-            }
-            if !EXPLAIN && rest_node.is_leaf() {
-                // The common `items: {"type": ...}`: no recursion, no path, one budget
-                // charge for the whole run.
-                if !self.spend(id, instance, rest_items.len()) {
-                    return false;
-                }
-                for item in rest_items {
-                    match leaf::verdict(program, rest_node, item) {
-                        Some((true, 0)) => {}
-                        Some((true, work)) if self.spend(id, instance, work) => {}
-                        _ => return false,
-                    }
-                }
-                self.mark(Mark::AllItems);
-                return ok;
-            }
-            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
-                if !self.descend(rest, item, Step::Index(i)) {
-                    ok = false;
-                    if !EXPLAIN {
-                        return false;
-                    }
-                }
-            }
-            self.mark(Mark::AllItems);
-        } else {
-            self.mark(Mark::ItemsBelow(prefix.len().min(items.len())));
-        }
-        ok
-    }
-
-    fn contains(
-        &mut self,
-        id: NodeId,
-        instance: &Value,
-        schema: NodeId,
-        min: u32,
-        max: u32,
-    ) -> bool {
-        let Value::Array(items) = instance else {
-            return true;
-        };
-        let errors = self.errors.len();
-        let mut count: u64 = 0;
-        for (i, item) in items.iter().enumerate() {
-            if self.descend(schema, item, Step::Index(i)) {
-                count += 1;
-                self.mark(Mark::Item(i));
-                let settled = count >= u64::from(min) && max == u32::MAX;
-                if (settled || count > u64::from(max)) && !self.tracking {
-                    break;
-                }
-            }
-        }
-        self.errors.truncate(errors);
-        if count < u64::from(min) {
-            return self.fail(id, instance, Kind::Contains, |_| match min {
-                1 => "no item matches the contains schema".to_string(),
-                _ => format!(
-                    "expected at least {min} items matching the contains schema, found {count}"
-                ),
-            });
-        }
-        count <= u64::from(max)
-            || self.fail(id, instance, Kind::Contains, |_| {
-                format!("expected at most {max} items matching the contains schema, found {count}")
-            })
-    }
-
-    fn properties(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
-        let Value::Object(map) = instance else {
-            return true;
-        };
-        let program = self.program;
-        let spec = &program.properties[table];
-        let mut ok = true;
-        // Named properties: a small instance against a large `properties` looks its keys
-        // up; otherwise the schema's properties go cheapest first, so a failing cheap check
-        // (a `tag` constant, say) settles a `oneOf` branch before a recursive property runs.
-        let small = map.len() * 4 < spec.named.len();
-        let by_key = map
-            .iter()
-            .filter(|_| small)
-            .filter_map(|(k, v)| Some((k, v, spec.named(k)?)));
-        let by_cost = spec.by_cost.iter().filter(|_| !small).filter_map(|&i| {
-            let (name, node) = &spec.named[i as usize];
-            map.get_key_value(&**name).map(|(k, v)| (k, v, *node))
-        });
-        for (key, value, node) in by_key.chain(by_cost) {
-            self.mark(Mark::Property(key.as_ptr() as usize));
-            if !self.descend(node, value, Step::Key(key)) {
-                ok = false;
-                if !EXPLAIN {
-                    return false;
-                }
-            }
-        }
-        if spec.patterns.is_empty() && spec.additional.is_none() {
-            return ok;
-        }
-        for (key, value) in map {
-            if !self.spend(id, instance, spec.patterns.len()) {
-                return false;
-            }
-            let named = spec.named(key).is_some();
-            let mut matched = named;
-            for &(regex, node) in &spec.patterns {
-                if (ok || EXPLAIN) && program.regexes[regex].is_match(key) {
-                    matched = true;
-                    ok &= self.descend(node, value, Step::Key(key));
-                }
-            }
-            if !matched {
-                if let Some(additional) = spec.additional {
-                    ok &= self.additional(id, additional, key, value);
-                }
-            } else if !named {
-                self.mark(Mark::Property(key.as_ptr() as usize));
-            }
-            if !ok && !EXPLAIN {
-                return false;
-            }
-        }
-        if spec.additional.is_some() {
-            self.mark(Mark::AllProperties);
-        }
-        ok
-    }
-
-    /// Evaluates a property no other keyword covered against `additionalProperties` or
-    /// `unevaluatedProperties`; `false` there reads as "property not allowed".
-    fn additional(&mut self, id: NodeId, node: NodeId, key: &str, value: &Value) -> bool {
-        if self.program.nodes[node.index()] == Node::Invalid {
-            let len = self.path.len();
-            if EXPLAIN {
-                pointer::push(&mut self.path, key);
-            }
-            let ok = self.fail(id, value, Kind::Unexpected, |_| {
-                format!("property {key:?} is not allowed")
-            });
-            self.path.truncate(len);
-            return ok;
-        }
-        self.descend(node, value, Step::Key(key))
-    }
-
-    fn unevaluated(&mut self, id: NodeId, instance: &Value, table: crate::ids::TableId) -> bool {
-        let program = self.program;
-        let spec = &program.unevaluated[table];
-        let outer = std::mem::replace(&mut self.tracking, true);
-        let start = self.marks.len();
-        let mut ok = self.eval(spec.body, instance);
-        if let (Some(node), Value::Object(map), true) = (spec.properties, instance, ok || EXPLAIN) {
-            for (key, value) in map {
-                if !marks::property_evaluated(&self.marks[start..], key.as_ptr() as usize) {
-                    ok &= self.additional(id, node, key, value);
-                    if !ok && !EXPLAIN {
-                        break;
-                    }
-                }
-            }
-        }
-        if let (Some(node), Value::Array(items), true) = (spec.items, instance, ok || EXPLAIN) {
-            for (i, item) in items.iter().enumerate() {
-                if !marks::item_evaluated(&self.marks[start..], i)
-                    && !self.descend(node, item, Step::Index(i))
-                {
-                    ok = false;
-                    if !EXPLAIN {
-                        break;
-                    }
-                }
-            }
-        }
-        self.tracking = outer;
-        if !outer {
-            self.marks.truncate(start);
-        } else if ok {
-            if spec.properties.is_some() {
-                self.mark(Mark::AllProperties);
-            }
-            if spec.items.is_some() {
-                self.mark(Mark::AllItems);
-            }
-        }
-        ok
     }
 }
 

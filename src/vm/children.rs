@@ -1,0 +1,259 @@
+//! The applicators that descend into the instance's children: `prefixItems`/`items`,
+//! `contains`, `properties`/`patternProperties`/`additionalProperties`, `propertyNames`
+//! and the `unevaluated*` pair. Each marks what it evaluated for `unevaluated*` at the
+//! current location and turns tracking off below it (see [`super::marks`]).
+
+use super::leaf;
+use super::marks::{self, Mark};
+use super::{Step, Vm};
+use crate::error::ValidationErrorKind as Kind;
+use crate::ids::{NodeId, TableId};
+use crate::json::pointer;
+use crate::program::Node;
+use serde_json::Value;
+
+impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
+    #[inline(never)]
+    pub(super) fn items(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let Value::Array(items) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let spec = &program.items[table];
+        let prefix = &program.edges[spec.prefix];
+        let mut ok = true;
+        for (i, (item, &node)) in items.iter().zip(prefix).enumerate() {
+            if !self.descend(node, item, Step::Index(i)) {
+                ok = false;
+                if !EXPLAIN {
+                    return false;
+                }
+            }
+        }
+        if let Some(rest) = spec.rest {
+            let rest_items = items.get(prefix.len()..).unwrap_or_default();
+            let rest_node = program.nodes[rest.index()];
+            if rest_node == Node::Invalid && !rest_items.is_empty() {
+                return self.fail(id, instance, Kind::Unexpected, |_| {
+                    format!(
+                        "expected at most {} items, got {}",
+                        prefix.len(),
+                        items.len()
+                    )
+                });
+            }
+            if !EXPLAIN && rest_node.is_leaf() {
+                // The common `items: {"type": ...}`: no recursion, no path, one budget
+                // charge for the whole run.
+                if !self.spend(id, instance, rest_items.len()) {
+                    return false;
+                }
+                for item in rest_items {
+                    match leaf::verdict(program, rest_node, item) {
+                        Some((true, 0)) => {}
+                        Some((true, work)) if self.spend(id, instance, work) => {}
+                        _ => return false,
+                    }
+                }
+                self.mark(Mark::AllItems);
+                return ok;
+            }
+            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
+                if !self.descend(rest, item, Step::Index(i)) {
+                    ok = false;
+                    if !EXPLAIN {
+                        return false;
+                    }
+                }
+            }
+            self.mark(Mark::AllItems);
+        } else {
+            self.mark(Mark::ItemsBelow(prefix.len().min(items.len())));
+        }
+        ok
+    }
+
+    #[inline(never)]
+    pub(super) fn contains(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        schema: NodeId,
+        min: u32,
+        max: u32,
+    ) -> bool {
+        let Value::Array(items) = instance else {
+            return true;
+        };
+        let errors = self.errors.len();
+        let mut count: u64 = 0;
+        for (i, item) in items.iter().enumerate() {
+            if self.descend(schema, item, Step::Index(i)) {
+                count += 1;
+                self.mark(Mark::Item(i));
+                let settled = count >= u64::from(min) && max == u32::MAX;
+                if (settled || count > u64::from(max)) && !self.tracking {
+                    break;
+                }
+            }
+        }
+        self.errors.truncate(errors);
+        if count < u64::from(min) {
+            return self.fail(id, instance, Kind::Contains, |_| match min {
+                1 => "no item matches the contains schema".to_string(),
+                _ => format!(
+                    "expected at least {min} items matching the contains schema, found {count}"
+                ),
+            });
+        }
+        count <= u64::from(max)
+            || self.fail(id, instance, Kind::Contains, |_| {
+                format!("expected at most {max} items matching the contains schema, found {count}")
+            })
+    }
+
+    #[inline(never)]
+    pub(super) fn properties(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let spec = &program.properties[table];
+        let mut ok = true;
+        // Named properties: a small instance against a large `properties` looks its keys
+        // up; otherwise the schema's properties go cheapest first, so a failing cheap check
+        // (a `tag` constant, say) settles a `oneOf` branch before a recursive property runs.
+        let small = map.len() * 4 < spec.named.len();
+        let by_key = map
+            .iter()
+            .filter(|_| small)
+            .filter_map(|(k, v)| Some((k, v, spec.named(k)?)));
+        let by_cost = spec.by_cost.iter().filter(|_| !small).filter_map(|&i| {
+            let (name, node) = &spec.named[i as usize];
+            map.get_key_value(&**name).map(|(k, v)| (k, v, *node))
+        });
+        for (key, value, node) in by_key.chain(by_cost) {
+            self.mark(Mark::Property(key.as_ptr() as usize));
+            if !self.descend(node, value, Step::Key(key)) {
+                ok = false;
+                if !EXPLAIN {
+                    return false;
+                }
+            }
+        }
+        if spec.patterns.is_empty() && spec.additional.is_none() {
+            return ok;
+        }
+        for (key, value) in map {
+            if !self.spend(id, instance, spec.patterns.len()) {
+                return false;
+            }
+            let named = spec.named(key).is_some();
+            let mut matched = named;
+            for &(regex, node) in &spec.patterns {
+                if (ok || EXPLAIN) && program.regexes[regex].is_match(key) {
+                    matched = true;
+                    ok &= self.descend(node, value, Step::Key(key));
+                }
+            }
+            if !matched {
+                if let Some(additional) = spec.additional {
+                    ok &= self.additional(id, additional, key, value);
+                }
+            } else if !named {
+                self.mark(Mark::Property(key.as_ptr() as usize));
+            }
+            if !ok && !EXPLAIN {
+                return false;
+            }
+        }
+        if spec.additional.is_some() {
+            self.mark(Mark::AllProperties);
+        }
+        ok
+    }
+
+    /// Evaluates a property no other keyword covered against `additionalProperties` or
+    /// `unevaluatedProperties`; `false` there reads as "property not allowed".
+    pub(super) fn additional(
+        &mut self,
+        id: NodeId,
+        node: NodeId,
+        key: &str,
+        value: &Value,
+    ) -> bool {
+        if self.program.nodes[node.index()] == Node::Invalid {
+            let len = self.path.len();
+            if EXPLAIN {
+                pointer::push(&mut self.path, key);
+            }
+            let ok = self.fail(id, value, Kind::Unexpected, |_| {
+                format!("property {key:?} is not allowed")
+            });
+            self.path.truncate(len);
+            return ok;
+        }
+        self.descend(node, value, Step::Key(key))
+    }
+
+    #[inline(never)]
+    pub(super) fn unevaluated(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let program = self.program;
+        let spec = &program.unevaluated[table];
+        let outer = std::mem::replace(&mut self.tracking, true);
+        let start = self.marks.len();
+        let mut ok = self.eval(spec.body, instance);
+        if let (Some(node), Value::Object(map), true) = (spec.properties, instance, ok || EXPLAIN) {
+            for (key, value) in map {
+                if !marks::property_evaluated(&self.marks[start..], key.as_ptr() as usize) {
+                    ok &= self.additional(id, node, key, value);
+                    if !ok && !EXPLAIN {
+                        break;
+                    }
+                }
+            }
+        }
+        if let (Some(node), Value::Array(items), true) = (spec.items, instance, ok || EXPLAIN) {
+            for (i, item) in items.iter().enumerate() {
+                if !marks::item_evaluated(&self.marks[start..], i)
+                    && !self.descend(node, item, Step::Index(i))
+                {
+                    ok = false;
+                    if !EXPLAIN {
+                        break;
+                    }
+                }
+            }
+        }
+        self.tracking = outer;
+        if !outer {
+            self.marks.truncate(start);
+        } else if ok {
+            if spec.properties.is_some() {
+                self.mark(Mark::AllProperties);
+            }
+            if spec.items.is_some() {
+                self.mark(Mark::AllItems);
+            }
+        }
+        ok
+    }
+
+    #[inline(never)]
+    pub(super) fn property_names(&mut self, instance: &Value, node: NodeId) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let mut ok = true;
+        for key in map.keys() {
+            let name = Value::String(key.clone());
+            if !self.descend(node, &name, Step::Key(key)) {
+                ok = false;
+                if !EXPLAIN {
+                    break;
+                }
+            }
+        }
+        ok
+    }
+}

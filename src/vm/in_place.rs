@@ -1,0 +1,143 @@
+//! The in-place applicators: `anyOf`, `oneOf`, `not`, `if`/`then`/`else`, annotation-only
+//! `if`, dynamic references and scopes, and `dependentSchemas`. Each applies subschemas to
+//! the current instance, so each decides which evaluation marks and errors of its branches
+//! survive: a failing branch's are dropped, as JSON Schema drops annotations of failed
+//! subschemas.
+
+use super::{show, Vm};
+use crate::error::ValidationErrorKind as Kind;
+use crate::ids::{NodeId, ScopeId, Span, TableId};
+use serde_json::Value;
+
+impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
+    #[inline(never)]
+    pub(super) fn any_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
+        let errors = self.errors.len();
+        let mut any = false;
+        for &child in &self.program.edges[span] {
+            let marks = self.marks.len();
+            if self.eval(child, instance) {
+                any = true;
+                // Annotations of every passing branch count for `unevaluated*`.
+                if !self.tracking {
+                    break;
+                }
+            } else {
+                self.marks.truncate(marks);
+            }
+        }
+        self.errors.truncate(errors);
+        any || self.fail(id, instance, Kind::AnyOf, |i| {
+            format!("{} is not valid under any of the schemas in anyOf", show(i))
+        })
+    }
+
+    #[inline(never)]
+    pub(super) fn one_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
+        let errors = self.errors.len();
+        let mut passed: Option<usize> = None;
+        for (i, &child) in self.program.edges[span].iter().enumerate() {
+            let marks = self.marks.len();
+            if self.eval(child, instance) {
+                if let Some(first) = passed {
+                    self.errors.truncate(errors);
+                    return self.fail(id, instance, Kind::OneOf, |v| {
+                        format!("{} is valid under more than one of the schemas in oneOf (#{first} and #{i})", show(v))
+                    });
+                }
+                passed = Some(i);
+            } else {
+                self.marks.truncate(marks);
+            }
+        }
+        self.errors.truncate(errors);
+        passed.is_some()
+            || self.fail(id, instance, Kind::OneOf, |i| {
+                format!("{} is not valid under any of the schemas in oneOf", show(i))
+            })
+    }
+
+    #[inline(never)]
+    pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
+        let (errors, marks) = (self.errors.len(), self.marks.len());
+        let tracking = std::mem::replace(&mut self.tracking, false);
+        let inner = self.eval(child, instance);
+        self.tracking = tracking;
+        self.errors.truncate(errors);
+        self.marks.truncate(marks);
+        !inner
+            || self.fail(id, instance, Kind::Not, |i| {
+                format!("{} must not be valid under the schema in not", show(i))
+            })
+    }
+
+    #[inline(never)]
+    pub(super) fn condition(
+        &mut self,
+        instance: &Value,
+        test: NodeId,
+        then: NodeId,
+        otherwise: NodeId,
+    ) -> bool {
+        let (errors, marks) = (self.errors.len(), self.marks.len());
+        let passed = self.eval(test, instance);
+        self.errors.truncate(errors);
+        if passed {
+            self.eval(then, instance)
+        } else {
+            self.marks.truncate(marks);
+            self.eval(otherwise, instance)
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
+        if self.tracking {
+            let (errors, marks) = (self.errors.len(), self.marks.len());
+            if !self.eval(test, instance) {
+                self.marks.truncate(marks);
+            }
+            self.errors.truncate(errors);
+        }
+        true
+    }
+
+    #[inline(never)]
+    pub(super) fn dynamic_ref(&mut self, instance: &Value, table: TableId) -> bool {
+        let program = self.program;
+        let dynamic = &program.dynamic_refs[table];
+        let name = &program.strings[dynamic.anchor];
+        let target = self
+            .scopes
+            .iter()
+            .find_map(|&scope| program.dynamic_anchor(scope, name))
+            .unwrap_or(dynamic.target);
+        self.eval(target, instance)
+    }
+
+    #[inline(never)]
+    pub(super) fn scope(&mut self, instance: &Value, scope: ScopeId, body: NodeId) -> bool {
+        self.scopes.push(scope);
+        let ok = self.eval(body, instance);
+        self.scopes.pop();
+        ok
+    }
+
+    #[inline(never)]
+    pub(super) fn dependent_schemas(&mut self, instance: &Value, span: Span) -> bool {
+        let Value::Object(map) = instance else {
+            return true;
+        };
+        let program = self.program;
+        let mut ok = true;
+        for &(key, node) in &program.dependent_schemas[span] {
+            if map.contains_key(&*program.strings[key]) && !self.eval(node, instance) {
+                ok = false;
+                if !EXPLAIN {
+                    break;
+                }
+            }
+        }
+        ok
+    }
+}
