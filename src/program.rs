@@ -37,6 +37,9 @@ pub(crate) enum Node {
     Any(Span),
     /// Exactly one node in the span passes: `oneOf`.
     One(Span),
+    /// `anyOf` / `oneOf` whose branches are told apart by one property's string value
+    /// (a `const` or `enum` under `properties`): see [`Switch`].
+    Switch(TableId),
     /// The node fails: `not`.
     Not(NodeId),
     /// `if`/`then`/`else`: `then` when `test` passes, `otherwise` when it fails
@@ -155,6 +158,33 @@ impl Node {
                 | Node::Required(_)
                 | Node::DependentRequired(_)
         )
+    }
+}
+
+/// The operands of [`Node::Switch`]: an `anyOf`/`oneOf` whose branches each require,
+/// when `property` is present, its value to be one of some strings. An instance whose
+/// `property` holds a string needs only the branches listing that string (plus the
+/// branches with no such requirement); every other branch would fail on that property.
+#[derive(Clone, Debug)]
+pub(crate) struct Switch {
+    /// `oneOf` (exactly one branch passes) rather than `anyOf`.
+    pub(crate) one: bool,
+    /// All branches, as in the `Any` / `One` node this replaces.
+    pub(crate) branches: Span,
+    /// The property whose value selects branches.
+    pub(crate) property: Box<str>,
+    /// Value → positions (in `branches`) of the branches that accept it; sorted by value.
+    pub(crate) cases: Vec<(Box<str>, Vec<u32>)>,
+    /// Positions of the branches that say nothing about the property.
+    pub(crate) always: Vec<u32>,
+}
+
+impl Switch {
+    /// The positions of the branches accepting `value` for the property.
+    pub(crate) fn case(&self, value: &str) -> &[u32] {
+        self.cases
+            .binary_search_by(|(v, _)| v.as_ref().cmp(value))
+            .map_or(&[], |i| &self.cases[i].1)
     }
 }
 
@@ -289,6 +319,8 @@ pub(crate) struct Program {
     pub(crate) unevaluated: Vec<Unevaluated>,
     /// [`Node::DynamicRef`] operands.
     pub(crate) dynamic_refs: Vec<DynamicRef>,
+    /// [`Node::Switch`] operands.
+    pub(crate) switches: Vec<Switch>,
     /// [`Node::Format`] operands.
     pub(crate) formats: Vec<Format>,
     /// `dependentRequired`: a property name and the span (of `strings`) it requires.

@@ -19,6 +19,7 @@ mod array;
 mod object;
 mod resources;
 mod scalar;
+mod switch;
 
 use crate::dialect::{Dialect, Keyword, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
@@ -388,6 +389,7 @@ impl<'a> Compiler<'a> {
             // A scope's body may itself have been a scope copied above; one more pass
             // is never needed because a body is never a `Scope` node.
         }
+        self.discriminate();
     }
 }
 

@@ -57,6 +57,46 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             })
     }
 
+    /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): only the
+    /// branches that accept the instance's tag value are tried. The explaining mode and
+    /// instances without the tag take the general path.
+    #[inline(never)]
+    pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let program = self.program;
+        let spec = &program.switches[table];
+        let tag = match instance {
+            Value::Object(map) if !EXPLAIN => map.get(&*spec.property),
+            _ => None,
+        };
+        let Some(tag) = tag else {
+            return if spec.one {
+                self.one_of(id, instance, spec.branches)
+            } else {
+                self.any_of(id, instance, spec.branches)
+            };
+        };
+        // A tag that is not a string matches no `const` / `enum` of strings.
+        let cases = tag.as_str().map_or(&[][..], |value| spec.case(value));
+        let branches = &program.edges[spec.branches];
+        let mut passed = 0;
+        for &position in cases.iter().chain(&spec.always) {
+            let marks = self.marks.len();
+            if self.eval(branches[position as usize], instance) {
+                passed += 1;
+                if !spec.one && !self.tracking || spec.one && passed > 1 {
+                    break;
+                }
+            } else {
+                self.marks.truncate(marks);
+            }
+        }
+        if spec.one {
+            passed == 1
+        } else {
+            passed > 0
+        }
+    }
+
     #[inline(never)]
     pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
         let (errors, marks) = (self.errors.len(), self.marks.len());

@@ -268,6 +268,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             Node::Ref(target) => self.eval(target, instance),
             Node::Any(span) => self.any_of(id, instance, span),
             Node::One(span) => self.one_of(id, instance, span),
+            Node::Switch(table) => self.switch(id, instance, table),
             Node::Not(child) => self.not(id, instance, child),
             Node::Condition {
                 test,

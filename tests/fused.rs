@@ -1,0 +1,83 @@
+//! Differential tests for the compiler's fused nodes: each fused form must give the same
+//! verdict as the plain sequence it replaces. The plain form is obtained by wrapping the
+//! parts so the fusion no longer applies (`{"anyOf": [S]}` is equivalent to `S` but hides
+//! `S`'s structure from the compiler's analysis).
+
+use mcp_jsonschema::Validator;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+/// A discriminated `oneOf`/`anyOf` over five variants, told apart by `kind`, with a
+/// variant that says nothing about `kind` and one reached through a `$ref`.
+fn variants() -> Vec<Value> {
+    vec![
+        json!({"properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]}),
+        json!({"properties": {"kind": {"type": "string", "enum": ["square", "box"]}, "side": {"type": "number"}}, "required": ["side"]}),
+        json!({"$ref": "#/$defs/triangle"}),
+        json!({"type": "object", "properties": {"kind": {"const": "circle"}, "label": {"type": "string"}}}),
+        json!({"required": ["anything"]}),
+    ]
+}
+
+fn schema(keyword: &str, hide: bool) -> Value {
+    let branches: Vec<Value> = variants()
+        .into_iter()
+        .map(|branch| if hide { json!({"anyOf": [branch]}) } else { branch })
+        .collect();
+    json!({
+        "$defs": {"triangle": {"properties": {"kind": {"const": "triangle"}, "a": {"type": "integer"}}, "required": ["kind"]}},
+        keyword: branches,
+        "unevaluatedProperties": {"type": ["number", "string", "boolean"]}
+    })
+}
+
+fn instance() -> impl Strategy<Value = Value> {
+    let kind = prop_oneof![
+        Just(None),
+        Just(Some(json!("circle"))),
+        Just(Some(json!("square"))),
+        Just(Some(json!("box"))),
+        Just(Some(json!("triangle"))),
+        Just(Some(json!("hexagon"))),
+        Just(Some(json!(7))),
+    ];
+    let field = |name: &'static str| {
+        prop_oneof![Just(None), Just(Some(json!(1))), Just(Some(json!(2.5))), Just(Some(json!("x"))), Just(Some(json!(null)))]
+            .prop_map(move |v| v.map(|v| (name, v)))
+    };
+    (kind, field("r"), field("side"), field("a"), field("label"), field("anything")).prop_map(|(kind, r, side, a, label, anything)| {
+        let mut map = serde_json::Map::new();
+        if let Some(kind) = kind {
+            map.insert("kind".into(), kind);
+        }
+        for (name, value) in [r, side, a, label, anything].into_iter().flatten() {
+            map.insert(name.into(), value);
+        }
+        Value::Object(map)
+    })
+}
+
+proptest! {
+    #[test]
+    fn a_discriminated_one_of_agrees_with_the_plain_one(instance in instance()) {
+        for keyword in ["oneOf", "anyOf"] {
+            let fused = Validator::new(&schema(keyword, false)).unwrap();
+            let plain = Validator::new(&schema(keyword, true)).unwrap();
+            prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{} {}", keyword, instance);
+            prop_assert_eq!(fused.validate(&instance).is_ok(), fused.is_valid(&instance));
+        }
+    }
+}
+
+#[test]
+fn the_discriminator_is_used_and_exact() {
+    let one_of = Validator::new(&schema("oneOf", false)).unwrap();
+    assert!(format!("{one_of:?}").contains("Switch"), "{one_of:?}");
+    // Two branches accept a circle with a radius and a label: oneOf fails, anyOf passes.
+    let circle = json!({"kind": "circle", "r": 1, "label": "c"});
+    assert!(!one_of.is_valid(&circle));
+    assert!(Validator::new(&schema("anyOf", false)).unwrap().is_valid(&circle));
+    // A tag matching nothing, and a non-string tag, leave only the untagged branch.
+    assert!(!one_of.is_valid(&json!({"kind": "hexagon"})));
+    assert!(one_of.is_valid(&json!({"kind": 7, "anything": 1})));
+}
