@@ -76,7 +76,7 @@ impl Validator {
 
     /// `Ok(())` if `instance` conforms, else its first error.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
-        match self.errors(instance).into_iter().next() {
+        match self.errors(instance, false).into_iter().next() {
             Some(error) => Err(error),
             None => Ok(()),
         }
@@ -87,16 +87,16 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        self.errors(instance).into_iter()
+        self.errors(instance, true).into_iter()
     }
 
     /// The fast verdict first, so the explaining pass runs only for invalid instances and
     /// every entry point agrees with [`Validator::is_valid`].
-    fn errors(&self, instance: &Value) -> Vec<ValidationError> {
+    fn errors(&self, instance: &Value, exhaustive: bool) -> Vec<ValidationError> {
         if self.is_valid(instance) {
             Vec::new()
         } else {
-            vm::errors(&self.program, instance, self.limits)
+            vm::errors(&self.program, instance, self.limits, exhaustive)
         }
     }
 

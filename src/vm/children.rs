@@ -25,7 +25,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         for (i, (item, &node)) in items.iter().zip(prefix).enumerate() {
             if !self.descend(node, item, Step::Index(i)) {
                 ok = false;
-                if !EXPLAIN {
+                if !self.keep_going() {
                     return false;
                 }
             }
@@ -61,7 +61,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             for (i, item) in items.iter().enumerate().skip(prefix.len()) {
                 if !self.descend(rest, item, Step::Index(i)) {
                     ok = false;
-                    if !EXPLAIN {
+                    if !self.keep_going() {
                         return false;
                     }
                 }
@@ -136,7 +136,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             self.mark(Mark::Property(key.as_ptr() as usize));
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
-                if !EXPLAIN {
+                if !self.keep_going() {
                     return false;
                 }
             }
@@ -151,7 +151,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let named = spec.named(key).is_some();
             let mut matched = named;
             for &(regex, node) in &spec.patterns {
-                if (ok || EXPLAIN) && program.regexes[regex].is_match(key) {
+                if (ok || self.keep_going()) && program.regexes[regex].is_match(key) {
                     matched = true;
                     ok &= self.descend(node, value, Step::Key(key));
                 }
@@ -163,7 +163,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             } else if !named {
                 self.mark(Mark::Property(key.as_ptr() as usize));
             }
-            if !ok && !EXPLAIN {
+            if !ok && !self.keep_going() {
                 return false;
             }
         }
@@ -203,23 +203,27 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let outer = std::mem::replace(&mut self.tracking, true);
         let start = self.marks.len();
         let mut ok = self.eval(spec.body, instance);
-        if let (Some(node), Value::Object(map), true) = (spec.properties, instance, ok || EXPLAIN) {
+        if let (Some(node), Value::Object(map), true) =
+            (spec.properties, instance, ok || self.keep_going())
+        {
             for (key, value) in map {
                 if !marks::property_evaluated(&self.marks[start..], key.as_ptr() as usize) {
                     ok &= self.additional(id, node, key, value);
-                    if !ok && !EXPLAIN {
+                    if !ok && !self.keep_going() {
                         break;
                     }
                 }
             }
         }
-        if let (Some(node), Value::Array(items), true) = (spec.items, instance, ok || EXPLAIN) {
+        if let (Some(node), Value::Array(items), true) =
+            (spec.items, instance, ok || self.keep_going())
+        {
             for (i, item) in items.iter().enumerate() {
                 if !marks::item_evaluated(&self.marks[start..], i)
                     && !self.descend(node, item, Step::Index(i))
                 {
                     ok = false;
-                    if !EXPLAIN {
+                    if !self.keep_going() {
                         break;
                     }
                 }
@@ -249,7 +253,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let name = Value::String(key.clone());
             if !self.descend(node, &name, Step::Key(key)) {
                 ok = false;
-                if !EXPLAIN {
+                if !self.keep_going() {
                     break;
                 }
             }

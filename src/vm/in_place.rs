@@ -173,7 +173,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         for &(key, node) in &program.dependent_schemas[span] {
             if map.contains_key(&*program.strings[key]) && !self.eval(node, instance) {
                 ok = false;
-                if !EXPLAIN {
+                if !self.keep_going() {
                     break;
                 }
             }

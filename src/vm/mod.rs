@@ -43,8 +43,16 @@ pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> b
 
 /// The errors of an instance that [`is_valid`] rejected: never empty, so the two paths
 /// can never disagree on the verdict.
-pub(crate) fn errors(program: &Program, instance: &Value, limits: Limits) -> Vec<ValidationError> {
+/// With `exhaustive` off, evaluation stops at the first error that decides the verdict,
+/// as the fast mode does: that is `validate`'s cost, close to `is_valid`'s.
+pub(crate) fn errors(
+    program: &Program,
+    instance: &Value,
+    limits: Limits,
+    exhaustive: bool,
+) -> Vec<ValidationError> {
     let mut vm = Vm::<true>::new(program, limits);
+    vm.exhaustive = exhaustive;
     vm.eval(program.root, instance);
     let mut errors = std::mem::take(&mut vm.errors);
     if let Some(stop) = vm.stop_error.take() {
@@ -90,6 +98,8 @@ struct Vm<'p, const EXPLAIN: bool> {
     errors: Vec<ValidationError>,
     /// The JSON Pointer of the current instance location (explaining mode only).
     path: String,
+    /// Whether the explaining mode keeps going after a failure to find every error.
+    exhaustive: bool,
 }
 
 impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
@@ -107,7 +117,14 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stop_error: None,
             errors: Vec::new(),
             path: String::new(),
+            exhaustive: true,
         }
+    }
+
+    /// Whether to keep evaluating after a failure: only to collect every error.
+    #[inline(always)]
+    fn keep_going(&self) -> bool {
+        EXPLAIN && self.exhaustive
     }
 
     /// Evaluates node `id` against `instance`, within the budget. Leaf nodes are settled
@@ -258,7 +275,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 for &child in &self.program.edges[span] {
                     if !self.eval(child, instance) {
                         ok = false;
-                        if !EXPLAIN {
+                        if !self.keep_going() {
                             break;
                         }
                     }
