@@ -361,24 +361,57 @@ impl Program {
             .map(|&(_, node)| node)
     }
 
-    /// Approximate heap bytes held by the program.
+    /// Approximate heap bytes held by the program (compiled regexes are estimated: their
+    /// automata are not observable).
     pub(crate) fn memory_usage(&self) -> usize {
         use std::mem::size_of;
-        self.nodes.capacity() * size_of::<Node>()
+        /// Heap bytes below a JSON value (an estimate: map nodes are counted per entry).
+        fn value_heap(value: &Value) -> usize {
+            match value {
+                Value::String(s) => s.capacity(),
+                Value::Array(items) => {
+                    items.capacity() * size_of::<Value>()
+                        + items.iter().map(value_heap).sum::<usize>()
+                }
+                Value::Object(map) => map
+                    .iter()
+                    .map(|(k, v)| k.capacity() + size_of::<(String, Value)>() + value_heap(v))
+                    .sum(),
+                _ => 0,
+            }
+        }
+        fn table<T>(items: &Vec<T>) -> usize {
+            items.capacity() * size_of::<T>()
+        }
+        table(&self.nodes)
             + self.locations.memory_usage()
-            + self.edges.capacity() * size_of::<NodeId>()
-            + self.values.capacity() * size_of::<Value>()
-            + self.numbers.capacity() * size_of::<Number>()
-            + self
-                .strings
-                .iter()
-                .map(|s| s.len() + size_of::<Box<str>>())
-                .sum::<usize>()
+            + table(&self.edges)
+            + table(&self.values)
+            + self.values.iter().map(value_heap).sum::<usize>()
+            + table(&self.numbers)
+            + table(&self.strings)
+            + self.strings.iter().map(|s| s.len()).sum::<usize>()
+            // A regex's compiled automata are not observable: estimate them as a multiple
+            // of the pattern's length, beside the handle itself.
+            + table(&self.regexes)
+            + self.regexes.iter().map(|r| 16 * r.as_str().len()).sum::<usize>()
+            + table(&self.properties)
             + self
                 .properties
                 .iter()
-                .map(|p| p.named.len() * 24 + p.patterns.len() * 8)
+                .map(|p| {
+                    table(&p.named) + p.named.iter().map(|(n, _)| n.len()).sum::<usize>() + table(&p.by_cost) + table(&p.patterns)
+                })
                 .sum::<usize>()
+            + table(&self.items)
+            + table(&self.unevaluated)
+            + table(&self.dynamic_refs)
+            + table(&self.switches)
+            + table(&self.formats)
+            + table(&self.dependent_required)
+            + table(&self.dependent_schemas)
+            + table(&self.scopes)
+            + table(&self.anchors)
     }
 }
 

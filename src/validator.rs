@@ -100,7 +100,7 @@ impl Validator {
         }
     }
 
-    /// Approximate heap bytes held by the compiled schema.
+    /// Approximate heap bytes held by the compiled schema (regex automata estimated).
     pub fn memory_usage(&self) -> usize {
         self.program.memory_usage()
     }
