@@ -22,7 +22,13 @@ fn variants() -> Vec<Value> {
 fn schema(keyword: &str, hide: bool) -> Value {
     let branches: Vec<Value> = variants()
         .into_iter()
-        .map(|branch| if hide { json!({"anyOf": [branch]}) } else { branch })
+        .map(|branch| {
+            if hide {
+                json!({"anyOf": [branch]})
+            } else {
+                branch
+            }
+        })
         .collect();
     json!({
         "$defs": {"triangle": {"properties": {"kind": {"const": "triangle"}, "a": {"type": "integer"}}, "required": ["kind"]}},
@@ -42,19 +48,33 @@ fn instance() -> impl Strategy<Value = Value> {
         Just(Some(json!(7))),
     ];
     let field = |name: &'static str| {
-        prop_oneof![Just(None), Just(Some(json!(1))), Just(Some(json!(2.5))), Just(Some(json!("x"))), Just(Some(json!(null)))]
-            .prop_map(move |v| v.map(|v| (name, v)))
+        prop_oneof![
+            Just(None),
+            Just(Some(json!(1))),
+            Just(Some(json!(2.5))),
+            Just(Some(json!("x"))),
+            Just(Some(json!(null)))
+        ]
+        .prop_map(move |v| v.map(|v| (name, v)))
     };
-    (kind, field("r"), field("side"), field("a"), field("label"), field("anything")).prop_map(|(kind, r, side, a, label, anything)| {
-        let mut map = serde_json::Map::new();
-        if let Some(kind) = kind {
-            map.insert("kind".into(), kind);
-        }
-        for (name, value) in [r, side, a, label, anything].into_iter().flatten() {
-            map.insert(name.into(), value);
-        }
-        Value::Object(map)
-    })
+    (
+        kind,
+        field("r"),
+        field("side"),
+        field("a"),
+        field("label"),
+        field("anything"),
+    )
+        .prop_map(|(kind, r, side, a, label, anything)| {
+            let mut map = serde_json::Map::new();
+            if let Some(kind) = kind {
+                map.insert("kind".into(), kind);
+            }
+            for (name, value) in [r, side, a, label, anything].into_iter().flatten() {
+                map.insert(name.into(), value);
+            }
+            Value::Object(map)
+        })
 }
 
 proptest! {
@@ -76,7 +96,9 @@ fn the_discriminator_is_used_and_exact() {
     // Two branches accept a circle with a radius and a label: oneOf fails, anyOf passes.
     let circle = json!({"kind": "circle", "r": 1, "label": "c"});
     assert!(!one_of.is_valid(&circle));
-    assert!(Validator::new(&schema("anyOf", false)).unwrap().is_valid(&circle));
+    assert!(Validator::new(&schema("anyOf", false))
+        .unwrap()
+        .is_valid(&circle));
     // A tag matching nothing, and a non-string tag, leave only the untagged branch.
     assert!(!one_of.is_valid(&json!({"kind": "hexagon"})));
     assert!(one_of.is_valid(&json!({"kind": 7, "anything": 1})));
