@@ -75,6 +75,9 @@ pub(crate) enum Node {
     Const(ValueId),
     /// `enum`: JSON equality with one of the values in the span (of `values`).
     Enum(Span),
+    /// `enum` whose options are all strings (more than a few): the value must be one of
+    /// the strings in the span (of `strings`), sorted for binary search.
+    StringEnum(Span),
     /// `minimum` (and draft 4 `minimum` without `exclusiveMinimum: true`).
     Minimum(NumId),
     /// `maximum`.
@@ -141,6 +144,7 @@ impl Node {
                 | Node::Type(_)
                 | Node::Const(_)
                 | Node::Enum(_)
+                | Node::StringEnum(_)
                 | Node::Minimum(_)
                 | Node::Maximum(_)
                 | Node::ExclusiveMinimum(_)
@@ -202,9 +206,10 @@ pub(crate) struct Items {
 pub(crate) struct Properties {
     /// `properties`, sorted by name for binary search.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
-    /// Indices into `named`, cheapest schema first: the order properties are evaluated
-    /// in, so that a cheap failing check settles the verdict before costly ones run.
-    pub(crate) by_cost: Vec<u32>,
+    /// The estimated cost ([`Program::cost`]) of each `named` schema: costly ones are
+    /// evaluated after the cheap ones, so that a cheap failing check settles the verdict
+    /// before a recursive property runs.
+    pub(crate) costs: Vec<u32>,
     /// `patternProperties`.
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.
@@ -212,13 +217,12 @@ pub(crate) struct Properties {
 }
 
 impl Properties {
-    /// The node for the property called `name` in `properties`.
+    /// The position in `named` of the property called `name`.
     #[inline]
-    pub(crate) fn named(&self, name: &str) -> Option<NodeId> {
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
         self.named
             .binary_search_by(|(key, _)| key.as_ref().cmp(name))
             .ok()
-            .map(|i| self.named[i].1)
     }
 }
 
@@ -336,11 +340,14 @@ pub(crate) struct Program {
 }
 
 impl Program {
+    /// The [`Program::cost`] from which a property's schema is worth deferring.
+    pub(crate) const COSTLY: u32 = 50;
+
     /// A static estimate of the work evaluating node `id` takes, for ordering checks
     /// cheapest first. References count as expensive: they may recurse.
     pub(crate) fn cost(&self, id: NodeId) -> u32 {
         const LEAF: u32 = 1;
-        const APPLICATOR: u32 = 50;
+        const APPLICATOR: u32 = Program::COSTLY;
         const REFERENCE: u32 = 1_000;
         let shallow = |id: NodeId| match self.nodes[id.index()] {
             node if node.is_leaf() => LEAF,
@@ -400,7 +407,7 @@ impl Program {
                 .properties
                 .iter()
                 .map(|p| {
-                    table(&p.named) + p.named.iter().map(|(n, _)| n.len()).sum::<usize>() + table(&p.by_cost) + table(&p.patterns)
+                    table(&p.named) + p.named.iter().map(|(n, _)| n.len()).sum::<usize>() + table(&p.costs) + table(&p.patterns)
                 })
                 .sum::<usize>()
             + table(&self.items)

@@ -103,3 +103,21 @@ fn the_discriminator_is_used_and_exact() {
     assert!(!one_of.is_valid(&json!({"kind": "hexagon"})));
     assert!(one_of.is_valid(&json!({"kind": 7, "anything": 1})));
 }
+
+proptest! {
+    #[test]
+    fn a_string_enum_agrees_with_an_any_of_consts(
+        options in proptest::collection::vec("[a-e]{0,3}", 5..12),
+        instance in prop_oneof![
+            "[a-e]{0,3}".prop_map(Value::from),
+            Just(json!(null)),
+            Just(json!(3)),
+            Just(json!(["a"])),
+        ],
+    ) {
+        let fused = Validator::new(&json!({ "enum": options })).unwrap();
+        let consts: Vec<Value> = options.iter().map(|o| json!({ "const": o })).collect();
+        let plain = Validator::new(&json!({ "anyOf": consts })).unwrap();
+        prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
+    }
+}

@@ -121,7 +121,7 @@ impl<'a> Compiler<'a> {
     ) -> Result<(), SchemaError> {
         let mut table = Properties {
             named: Vec::new(),
-            by_cost: Vec::new(),
+            costs: Vec::new(),
             patterns: Vec::new(),
             additional: None,
         };
@@ -139,11 +139,12 @@ impl<'a> Compiler<'a> {
                 table.named.push((name.as_str().into(), node));
             }
             table.named.sort_by(|a, b| a.0.cmp(&b.0));
-            table.by_cost = (0..table.named.len() as u32).collect();
             let program = &self.program;
-            table
-                .by_cost
-                .sort_by_key(|&i| program.cost(table.named[i as usize].1));
+            table.costs = table
+                .named
+                .iter()
+                .map(|(_, node)| program.cost(*node))
+                .collect();
         }
         if let Some(value) = schema.get(Keyword::PatternProperties) {
             let Value::Object(entries) = value else {

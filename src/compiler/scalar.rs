@@ -12,6 +12,9 @@ use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use smallvec::SmallVec;
 
+/// An `enum` of more strings than this becomes a [`Node::StringEnum`].
+const STRING_ENUM_FROM: usize = 4;
+
 /// A numeric keyword and the node it lowers to.
 type Bound = (Keyword, fn(NumId) -> Node);
 
@@ -35,13 +38,31 @@ impl<'a> Compiler<'a> {
             let Value::Array(options) = value else {
                 return Err(self.invalid(schema, Keyword::Enum, "expected an array"));
             };
-            let start = self.program.values.len() as u32;
-            self.program.values.extend(options.iter().cloned());
-            let span = Span {
-                start,
-                len: options.len() as u32,
+            let strings: Option<Vec<&str>> = options.iter().map(Value::as_str).collect();
+            let node = match strings {
+                // A binary search beats comparing JSON values one by one.
+                Some(mut strings) if strings.len() > STRING_ENUM_FROM => {
+                    strings.sort_unstable();
+                    strings.dedup();
+                    let start = self.program.strings.len() as u32;
+                    self.program
+                        .strings
+                        .extend(strings.iter().map(|s| Box::from(*s)));
+                    Node::StringEnum(Span {
+                        start,
+                        len: strings.len() as u32,
+                    })
+                }
+                _ => {
+                    let start = self.program.values.len() as u32;
+                    self.program.values.extend(options.iter().cloned());
+                    Node::Enum(Span {
+                        start,
+                        len: options.len() as u32,
+                    })
+                }
             };
-            parts.push(self.push_at(schema, Keyword::Enum, Node::Enum(span)));
+            parts.push(self.push_at(schema, Keyword::Enum, node));
         }
         self.lower_numbers(schema, parts)?;
         if let Some(n) = self.count(schema, Keyword::MinLength)? {

@@ -9,8 +9,9 @@ use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
 use crate::json::pointer;
-use crate::program::Node;
+use crate::program::{Node, Program};
 use serde_json::Value;
+use smallvec::SmallVec;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     #[inline(never)]
@@ -119,37 +120,27 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         };
         let program = self.program;
         let spec = &program.properties[table];
+        if !spec.patterns.is_empty() && !self.spend(id, instance, spec.patterns.len() * map.len()) {
+            return false;
+        }
         let mut ok = true;
-        // Named properties: a small instance against a large `properties` looks its keys
-        // up; otherwise the schema's properties go cheapest first, so a failing cheap check
-        // (a `tag` constant, say) settles a `oneOf` branch before a recursive property runs.
-        let small = map.len() * 4 < spec.named.len();
-        let by_key = map
-            .iter()
-            .filter(|_| small)
-            .filter_map(|(k, v)| Some((k, v, spec.named(k)?)));
-        let by_cost = spec.by_cost.iter().filter(|_| !small).filter_map(|&i| {
-            let (name, node) = &spec.named[i as usize];
-            map.get_key_value(&**name).map(|(k, v)| (k, v, *node))
-        });
-        for (key, value, node) in by_key.chain(by_cost) {
-            self.mark(Mark::Property(key.as_ptr() as usize));
-            if !self.descend(node, value, Step::Key(key)) {
-                ok = false;
-                if !self.keep_going() {
-                    return false;
+        // One pass over the instance's keys. Costly named schemas (references, nested
+        // applicators) wait until every cheap check has passed, cheapest first: a failing
+        // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
+        // recursive property is walked.
+        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 16]> = SmallVec::new();
+        for (key, value) in map {
+            let position = spec.position(key);
+            if let Some(i) = position {
+                let node = spec.named[i].1;
+                if spec.costs[i] >= Program::COSTLY {
+                    deferred.push((spec.costs[i], key, value, node));
+                } else {
+                    self.mark(Mark::Property(key.as_ptr() as usize));
+                    ok &= self.descend(node, value, Step::Key(key));
                 }
             }
-        }
-        if spec.patterns.is_empty() && spec.additional.is_none() {
-            return ok;
-        }
-        for (key, value) in map {
-            if !self.spend(id, instance, spec.patterns.len()) {
-                return false;
-            }
-            let named = spec.named(key).is_some();
-            let mut matched = named;
+            let mut matched = position.is_some();
             for &(regex, node) in &spec.patterns {
                 if (ok || self.keep_going()) && program.regexes[regex].is_match(key) {
                     matched = true;
@@ -160,11 +151,21 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 if let Some(additional) = spec.additional {
                     ok &= self.additional(id, additional, key, value);
                 }
-            } else if !named {
+            } else if position.is_none() {
                 self.mark(Mark::Property(key.as_ptr() as usize));
             }
             if !ok && !self.keep_going() {
                 return false;
+            }
+        }
+        deferred.sort_by_key(|&(cost, ..)| cost);
+        for (_, key, value, node) in deferred {
+            self.mark(Mark::Property(key.as_ptr() as usize));
+            if !self.descend(node, value, Step::Key(key)) {
+                ok = false;
+                if !self.keep_going() {
+                    return false;
+                }
             }
         }
         if spec.additional.is_some() {

@@ -56,6 +56,13 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
                 options.len(),
             );
         }
+        (Node::StringEnum(span), _) => {
+            let strings = &program.strings[span];
+            let found = value
+                .as_str()
+                .is_some_and(|s| strings.binary_search_by(|o| o.as_ref().cmp(s)).is_ok());
+            return (found, strings.len().ilog2() as usize);
+        }
         (Node::Minimum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Less,
         (Node::Maximum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Greater,
         (Node::ExclusiveMinimum(n), Value::Number(v)) => {
@@ -157,6 +164,16 @@ pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind
         }
         Node::Enum(span) => {
             let list: Vec<String> = program.values[span].iter().map(show).collect();
+            vec![(
+                Kind::Enum,
+                format!("expected one of {}, got {}", list.join(", "), show(value)),
+            )]
+        }
+        Node::StringEnum(span) => {
+            let list: Vec<String> = program.strings[span]
+                .iter()
+                .map(|s| format!("{s:?}"))
+                .collect();
             vec![(
                 Kind::Enum,
                 format!("expected one of {}, got {}", list.join(", "), show(value)),
