@@ -438,3 +438,15 @@ fn budget_exhaustion_is_its_own_error_and_never_a_pass() {
         "{errors:?}"
     );
 }
+
+#[test]
+fn the_first_error_of_an_exhausted_run_says_so() {
+    let options = mcp::profile().with_step_budget(20);
+    let tool = ToolSchema::new(Role::Output, &json!({"anyOf": [{"items": {"$ref": "#/$defs/x"}}, {"type": "string"}], "$defs": {"x": {"type": "integer"}}}), &options).unwrap();
+    let error = tool.validate(&json!(vec![1; 100])).unwrap_err();
+    assert_eq!(
+        error.kind(),
+        ValidationErrorKind::BudgetExhausted,
+        "{error}"
+    );
+}

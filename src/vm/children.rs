@@ -120,7 +120,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         };
         let program = self.program;
         let spec = &program.properties[table];
-        if !spec.patterns.is_empty() && !self.spend(id, instance, spec.patterns.len() * map.len()) {
+        // Each key costs a lookup, and a regex per pattern.
+        if !self.spend(id, instance, (1 + spec.patterns.len()) * map.len()) {
             return false;
         }
         let mut ok = true;
@@ -204,11 +205,12 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let outer = std::mem::replace(&mut self.tracking, true);
         let start = self.marks.len();
         let mut ok = self.eval(spec.body, instance);
+        let evaluated = marks::Evaluated::of(&self.marks[start..]);
         if let (Some(node), Value::Object(map), true) =
             (spec.properties, instance, ok || self.keep_going())
         {
             for (key, value) in map {
-                if !marks::property_evaluated(&self.marks[start..], key.as_ptr() as usize) {
+                if !evaluated.property(key.as_ptr() as usize) {
                     ok &= self.additional(id, node, key, value);
                     if !ok && !self.keep_going() {
                         break;
@@ -220,9 +222,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             (spec.items, instance, ok || self.keep_going())
         {
             for (i, item) in items.iter().enumerate() {
-                if !marks::item_evaluated(&self.marks[start..], i)
-                    && !self.descend(node, item, Step::Index(i))
-                {
+                if !evaluated.item(i) && !self.descend(node, item, Step::Index(i)) {
                     ok = false;
                     if !self.keep_going() {
                         break;

@@ -26,23 +26,46 @@ pub(crate) enum Mark {
     AllItems,
 }
 
-/// Whether the property whose key is at address `key` is evaluated according to `marks`.
-pub(crate) fn property_evaluated(marks: &[Mark], key: usize) -> bool {
-    marks.iter().any(|mark| match mark {
-        Mark::AllProperties => true,
-        Mark::Property(evaluated) => *evaluated == key,
-        _ => false,
-    })
+/// What a run of marks says was evaluated, summarised once so that checking every
+/// property or item of a large instance stays O(n log n) rather than quadratic.
+#[derive(Debug, Default)]
+pub(crate) struct Evaluated {
+    all_properties: bool,
+    /// Addresses of evaluated keys, sorted.
+    properties: Vec<usize>,
+    all_items: bool,
+    items_below: usize,
+    /// Indices of evaluated items, sorted.
+    items: Vec<usize>,
 }
 
-/// Whether the item at `index` is evaluated according to `marks`.
-pub(crate) fn item_evaluated(marks: &[Mark], index: usize) -> bool {
-    marks.iter().any(|mark| match *mark {
-        Mark::AllItems => true,
-        Mark::ItemsBelow(end) => index < end,
-        Mark::Item(evaluated) => evaluated == index,
-        _ => false,
-    })
+impl Evaluated {
+    /// Summarises `marks`.
+    pub(crate) fn of(marks: &[Mark]) -> Evaluated {
+        let mut summary = Evaluated::default();
+        for mark in marks {
+            match *mark {
+                Mark::Property(key) => summary.properties.push(key),
+                Mark::AllProperties => summary.all_properties = true,
+                Mark::ItemsBelow(end) => summary.items_below = summary.items_below.max(end),
+                Mark::Item(index) => summary.items.push(index),
+                Mark::AllItems => summary.all_items = true,
+            }
+        }
+        summary.properties.sort_unstable();
+        summary.items.sort_unstable();
+        summary
+    }
+
+    /// Whether the property whose key string is at address `key` was evaluated.
+    pub(crate) fn property(&self, key: usize) -> bool {
+        self.all_properties || self.properties.binary_search(&key).is_ok()
+    }
+
+    /// Whether the item at `index` was evaluated.
+    pub(crate) fn item(&self, index: usize) -> bool {
+        self.all_items || index < self.items_below || self.items.binary_search(&index).is_ok()
+    }
 }
 
 #[cfg(test)]
@@ -50,20 +73,18 @@ mod tests {
     use super::*;
 
     #[test]
-    fn marks_answer_by_name_and_index() {
+    fn marks_answer_by_key_and_index() {
         let (a, b) = (String::from("a"), String::from("b"));
         let marks = [
             Mark::Property(a.as_ptr() as usize),
             Mark::ItemsBelow(2),
             Mark::Item(5),
         ];
+        let evaluated = Evaluated::of(&marks);
         assert!(
-            property_evaluated(&marks, a.as_ptr() as usize)
-                && !property_evaluated(&marks, b.as_ptr() as usize)
+            evaluated.property(a.as_ptr() as usize) && !evaluated.property(b.as_ptr() as usize)
         );
-        assert!(
-            item_evaluated(&marks, 1) && !item_evaluated(&marks, 2) && item_evaluated(&marks, 5)
-        );
-        assert!(property_evaluated(&[Mark::AllProperties], 0));
+        assert!(evaluated.item(1) && !evaluated.item(2) && evaluated.item(5));
+        assert!(Evaluated::of(&[Mark::AllProperties]).property(0));
     }
 }

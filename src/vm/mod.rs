@@ -56,9 +56,10 @@ pub(crate) fn errors(
     vm.eval(program.root, instance);
     let mut errors = std::mem::take(&mut vm.errors);
     if let Some(stop) = vm.stop_error.take() {
-        // Reported whatever the branches made of it: a `not` over a stopped branch must
-        // not hide why the verdict is "invalid".
-        errors.push(stop);
+        // Reported first, whatever the branches made of it: a `not` over a stopped branch
+        // must not hide why the verdict is "invalid", and failures recorded after the
+        // stop are only its echoes.
+        errors.insert(0, stop);
     } else if errors.is_empty() {
         // Every failing node reports, so this is a safety net for the verdict's sake.
         vm.fail(program.root, instance, Kind::FalseSchema, |_| {
