@@ -204,8 +204,10 @@ pub(crate) struct Items {
 /// The operands of [`Node::Properties`].
 #[derive(Clone, Debug)]
 pub(crate) struct Properties {
-    /// `properties`, sorted by name for binary search.
+    /// `properties`, in schema order.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// Name to position in `named`, for tables too long to scan (see [`Properties::position`]).
+    pub(crate) index: Option<ahash::AHashMap<Box<str>, u32>>,
     /// The estimated cost ([`Program::cost`]) of each `named` schema: costly ones are
     /// evaluated after the cheap ones, so that a cheap failing check settles the verdict
     /// before a recursive property runs.
@@ -217,12 +219,17 @@ pub(crate) struct Properties {
 }
 
 impl Properties {
+    /// Tables longer than this get a hash index; shorter ones are scanned, which for
+    /// the short names of real schemas is cheaper (a length compare rejects most).
+    pub(crate) const SCAN_UP_TO: usize = 8;
+
     /// The position in `named` of the property called `name`.
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        self.named
-            .binary_search_by(|(key, _)| key.as_ref().cmp(name))
-            .ok()
+        match &self.index {
+            Some(index) => index.get(name).map(|&i| i as usize),
+            None => self.named.iter().position(|(key, _)| **key == *name),
+        }
     }
 }
 

@@ -121,6 +121,7 @@ impl<'a> Compiler<'a> {
     ) -> Result<(), SchemaError> {
         let mut table = Properties {
             named: Vec::new(),
+            index: None,
             costs: Vec::new(),
             patterns: Vec::new(),
             additional: None,
@@ -138,7 +139,14 @@ impl<'a> Compiler<'a> {
                 let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
-            table.named.sort_by(|a, b| a.0.cmp(&b.0));
+            if table.named.len() > Properties::SCAN_UP_TO {
+                let positions = table
+                    .named
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (name, _))| (name.clone(), i as u32));
+                table.index = Some(positions.collect());
+            }
             let program = &self.program;
             table.costs = table
                 .named
