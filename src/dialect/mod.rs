@@ -162,7 +162,9 @@ impl Dialect {
             | K::AdditionalProperties
             | K::Items => applicator,
             K::AdditionalItems => d <= Draft201909 && applicator,
-            K::Dependencies => d <= Draft7,
+            // Split into dependentRequired/dependentSchemas in 2019-09, but still read
+            // there for compatibility, as the suite's optional tests expect.
+            K::Dependencies => applicator,
             K::If | K::Then | K::Else => d >= Draft7 && applicator,
             K::Contains | K::PropertyNames => d >= Draft6 && applicator,
             K::DependentSchemas => d >= Draft201909 && applicator,
