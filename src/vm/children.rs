@@ -129,7 +129,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 16]> = SmallVec::new();
+        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 8]> = SmallVec::new();
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
@@ -160,7 +160,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         }
         deferred.sort_by_key(|&(cost, ..)| cost);
-        for (_, key, value, node) in deferred {
+        // By reference: moving the SmallVec would copy its whole inline buffer.
+        for &(_, key, value, node) in &deferred {
             self.mark(Mark::Property(key.as_ptr() as usize));
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
