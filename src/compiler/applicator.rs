@@ -53,12 +53,13 @@ impl<'a> Compiler<'a> {
             let then = self.one_subschema(schema, Keyword::Then)?;
             let otherwise = self.one_subschema(schema, Keyword::Else)?;
             if then.is_some() || otherwise.is_some() {
-                let mut branch = |node: Option<NodeId>, keyword| match node {
+                // A missing branch passes; it is located at `if`, the keyword that exists.
+                let mut branch = |node: Option<NodeId>| match node {
                     Some(node) => node,
-                    None => self.push_at(schema, keyword, Node::Valid),
+                    None => self.push_at(schema, Keyword::If, Node::Valid),
                 };
-                let then = branch(then, Keyword::Then);
-                let otherwise = branch(otherwise, Keyword::Else);
+                let then = branch(then);
+                let otherwise = branch(otherwise);
                 parts.push(self.push_at(
                     schema,
                     Keyword::If,

@@ -74,8 +74,10 @@ impl<'a> Compiler<'a> {
             let Value::Object(entries) = value else {
                 return Err(self.invalid(schema, keyword, "expected an object"));
             };
-            let required_start = self.program.dependent_required.len() as u32;
-            let schemas_start = self.program.dependent_schemas.len() as u32;
+            // Collected locally first: lowering a dependent schema may push entries of its
+            // own to the same tables, which must not land inside this keyword's span.
+            let mut required = Vec::new();
+            let mut schemas = Vec::new();
             for (name, dependency) in entries {
                 let at = pointer::join(&schema.at(keyword), name);
                 let requires_names = match keyword {
@@ -85,27 +87,27 @@ impl<'a> Compiler<'a> {
                 };
                 let key = self.string(name);
                 if requires_names {
-                    let names = self.names(schema, keyword, dependency)?;
-                    self.program.dependent_required.push((key, names));
+                    required.push((key, self.names(schema, keyword, dependency)?));
                 } else {
-                    let node = self.subschema(schema, at, dependency)?;
-                    self.program.dependent_schemas.push((key, node));
+                    schemas.push((key, self.subschema(schema, at, dependency)?));
                 }
             }
-            let required = self.program.dependent_required.len() as u32 - required_start;
-            if required > 0 {
+            if !required.is_empty() {
+                let start = self.program.dependent_required.len() as u32;
                 let span = Span {
-                    start: required_start,
-                    len: required,
+                    start,
+                    len: required.len() as u32,
                 };
+                self.program.dependent_required.extend(required);
                 parts.push(self.push_at(schema, keyword, Node::DependentRequired(span)));
             }
-            let schemas = self.program.dependent_schemas.len() as u32 - schemas_start;
-            if schemas > 0 {
+            if !schemas.is_empty() {
+                let start = self.program.dependent_schemas.len() as u32;
                 let span = Span {
-                    start: schemas_start,
-                    len: schemas,
+                    start,
+                    len: schemas.len() as u32,
                 };
+                self.program.dependent_schemas.extend(schemas);
                 parts.push(self.push_at(schema, keyword, Node::DependentSchemas(span)));
             }
         }
