@@ -125,7 +125,17 @@ pub fn data_dir(repo_root: &Path) -> PathBuf {
 
 /// Loads every case whose name `keep` accepts, in a fixed order: the benchmark cases by
 /// name, then the classic ones, then the MCP ones. Files of cases not kept are not read.
+///
+/// Without the shared data directory (a checkout that is not beside `shared/`), only the
+/// MCP cases, which are embedded, are loaded, and a line on stderr says so.
 pub fn load(data_dir: &Path, keep: &dyn Fn(&str) -> bool) -> Result<Vec<Case>, String> {
+    if !data_dir.is_dir() {
+        eprintln!(
+            "benchmark data not found at {}: only the embedded MCP cases run (set {DATA_DIR_VAR})",
+            data_dir.display()
+        );
+        return load_mcp(keep);
+    }
     let mut cases = load_benchmark(&data_dir.join("jsonschema-benchmark"), keep)?;
     cases.extend(load_classic(&data_dir.join("classic"), keep)?);
     cases.extend(load_mcp(keep)?);
