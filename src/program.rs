@@ -33,6 +33,9 @@ pub(crate) enum Node {
     /// schema object whose keywords only check the value itself. The compiler turns such
     /// an `All` into `Checks` so the interpreter settles it as one leaf.
     Checks(Span),
+    /// `items` (no prefix) whose schema is a leaf: every item passes that leaf. A leaf
+    /// itself, so `{"type": "array", "items": {"type": "number"}}` is settled in one go.
+    EachItem(NodeId),
     /// At least one node in the span passes: `anyOf`.
     Any(Span),
     /// Exactly one node in the span passes: `oneOf`.
@@ -141,6 +144,7 @@ impl Node {
             Node::Valid
                 | Node::Invalid
                 | Node::Checks(_)
+                | Node::EachItem(_)
                 | Node::Type(_)
                 | Node::Const(_)
                 | Node::Enum(_)

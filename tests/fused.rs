@@ -121,3 +121,39 @@ proptest! {
         prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
     }
 }
+
+/// Arrays nested up to four deep, of numbers, strings and nulls.
+fn nested_arrays() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(json!(1)),
+        Just(json!(2.5)),
+        Just(json!("s")),
+        Just(json!(null))
+    ];
+    leaf.prop_recursive(4, 40, 5, |inner| {
+        proptest::collection::vec(inner, 0..5).prop_map(Value::Array)
+    })
+}
+
+proptest! {
+    #[test]
+    fn fused_array_leaves_agree_with_the_plain_nodes(instance in nested_arrays()) {
+        let position = |hide: bool| {
+            let number = json!({"type": "number"});
+            let items = if hide { json!({"anyOf": [number]}) } else { number };
+            json!({"type": "array", "minItems": 2, "items": items})
+        };
+        for hide in [false, true] {
+            let ring = json!({"type": "array", "items": position(hide)});
+            let with_unevaluated = json!({"allOf": [{"items": position(hide)}], "unevaluatedItems": false});
+            let fused = Validator::new(&ring).unwrap();
+            let plain = Validator::new(&json!({"anyOf": [ring]})).unwrap();
+            prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
+            let unevaluated = Validator::new(&with_unevaluated).unwrap();
+            prop_assert_eq!(unevaluated.is_valid(&instance), unevaluated.iter_errors(&instance).next().is_none());
+        }
+        let fused = Validator::new(&json!({"allOf": [{"items": {"type": "number"}}], "unevaluatedItems": false})).unwrap();
+        let plain = Validator::new(&json!({"allOf": [{"items": {"anyOf": [{"type": "number"}]}}], "unevaluatedItems": false})).unwrap();
+        prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
+    }
+}

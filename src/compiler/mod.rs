@@ -16,6 +16,7 @@
 
 mod applicator;
 mod array;
+mod leaves;
 mod object;
 mod resources;
 mod scalar;
@@ -368,18 +369,7 @@ impl<'a> Compiler<'a> {
     /// become `Checks` (settled as one leaf), and `Scope` nodes are dropped when no
     /// dynamic reference would ever read the scope.
     fn finalize(&mut self) {
-        let program = &mut self.program;
-        for i in 0..program.nodes.len() {
-            if let Node::All(span) = program.nodes[i] {
-                let plain_leaf = |id: &NodeId| {
-                    let node = program.nodes[id.index()];
-                    node.is_leaf() && !matches!(node, Node::Checks(_))
-                };
-                if program.edges[span].iter().all(plain_leaf) {
-                    program.nodes[i] = Node::Checks(span);
-                }
-            }
-        }
+        self.fuse_leaves();
         if self.program.dynamic_refs.is_empty() {
             for i in 0..self.program.nodes.len() {
                 if let Node::Scope { body, .. } = self.program.nodes[i] {

@@ -8,7 +8,7 @@
 
 use super::show;
 use crate::error::ValidationErrorKind as Kind;
-use crate::ids::{NumId, Span};
+use crate::ids::{NodeId, NumId, Span};
 use crate::json::{equal, number, types};
 use crate::program::{Node, Program};
 use serde_json::Value;
@@ -23,16 +23,18 @@ const BYTES_PER_STEP: usize = 256;
 pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(bool, usize)> {
     match node {
         Node::Checks(span) => Some(checks(program, span, value)),
+        Node::EachItem(rest) => Some(each_item(program, rest, value)),
         node if node.is_leaf() => Some(plain(program, node, value)),
         _ => None,
     }
 }
 
-/// A [`Node::Checks`]: its parts in order, stopping at the first that fails.
+/// A [`Node::Checks`]: its parts in order, stopping at the first that fails. The
+/// compiler bounds how deeply `Checks` and `EachItem` nest, so this recursion is shallow.
 fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
     let mut work = 0;
     for &part in &program.edges[span] {
-        let (ok, cost) = plain(program, program.nodes[part.index()], value);
+        let (ok, cost) = fused_or_plain(program, program.nodes[part.index()], value);
         work += cost + 1;
         if !ok {
             return (false, work);
@@ -41,7 +43,38 @@ fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
     (true, work)
 }
 
-/// The verdict of a plain leaf (any leaf but `Checks`).
+/// The verdict of a leaf part: plain leaves inline, fused ones by recursion.
+#[inline(always)]
+fn fused_or_plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+    match node {
+        Node::Checks(span) => checks(program, span, value),
+        Node::EachItem(rest) => each_item(program, rest, value),
+        _ => plain(program, node, value),
+    }
+}
+
+/// A [`Node::EachItem`]: every item passes the leaf `rest`; one step per item.
+fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
+    let Value::Array(items) = value else {
+        return (true, 0);
+    };
+    let node = program.nodes[rest.index()];
+    if let Node::Type(set) = node {
+        // The most common shape (`items: {"type": ...}`), with the dispatch hoisted.
+        return (items.iter().all(|item| set.matches(item)), items.len());
+    }
+    let mut work = items.len();
+    for item in items {
+        let (ok, cost) = fused_or_plain(program, node, item);
+        work += cost;
+        if !ok {
+            return (false, work);
+        }
+    }
+    (true, work)
+}
+
+/// The verdict of a plain leaf (any leaf but `Checks` and `EachItem`).
 #[inline(always)]
 fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
     let ok = match (node, value) {

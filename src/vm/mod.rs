@@ -141,6 +141,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             if work > 0 && !self.spend(id, instance, work) {
                 return false;
             }
+            if ok && self.tracking {
+                self.leaf_marks(node, instance);
+            }
             return ok || self.reject(id, node, instance);
         }
         // The stack is measured every 8 levels: 8 frames are far inside the margin the
@@ -154,6 +157,24 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         ok
     }
 
+    /// Marks what a passing fused leaf evaluated, for an enclosing `unevaluatedItems`:
+    /// `EachItem`, directly or inside `Checks` at this location, evaluates every item.
+    #[cold]
+    fn leaf_marks(&mut self, node: Node, instance: &Value) {
+        fn evaluates_items(program: &Program, node: Node) -> bool {
+            match node {
+                Node::EachItem(_) => true,
+                Node::Checks(span) => program.edges[span]
+                    .iter()
+                    .any(|&part| evaluates_items(program, program.nodes[part.index()])),
+                _ => false,
+            }
+        }
+        if instance.is_array() && evaluates_items(self.program, node) {
+            self.mark(Mark::AllItems);
+        }
+    }
+
     /// Records why leaf node `id` rejected `instance` (in explaining mode).
     #[cold]
     fn reject(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
@@ -161,15 +182,34 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             return false;
         }
         let program = self.program;
-        if let Node::Checks(span) = node {
-            // Each failing part reports at its own keyword.
-            for &part in &program.edges[span] {
-                let part_node = program.nodes[part.index()];
-                if leaf::verdict(program, part_node, instance).is_some_and(|(ok, _)| !ok) {
-                    self.reject(part, part_node, instance);
+        let fails = |node: Node, value: &Value| {
+            leaf::verdict(program, node, value).is_some_and(|(ok, _)| !ok)
+        };
+        match node {
+            Node::Checks(span) => {
+                // Each failing part reports at its own keyword.
+                for &part in &program.edges[span] {
+                    let part_node = program.nodes[part.index()];
+                    if fails(part_node, instance) {
+                        self.reject(part, part_node, instance);
+                    }
                 }
+                return false;
             }
-            return false;
+            Node::EachItem(rest) => {
+                // Each failing item reports at its own index.
+                let rest_node = program.nodes[rest.index()];
+                for (i, item) in instance.as_array().into_iter().flatten().enumerate() {
+                    if fails(rest_node, item) {
+                        let len = self.path.len();
+                        let _ = write!(self.path, "/{i}");
+                        self.reject(rest, rest_node, item);
+                        self.path.truncate(len);
+                    }
+                }
+                return false;
+            }
+            _ => {}
         }
         for (kind, message) in leaf::explain(program, node, instance) {
             self.fail(id, instance, kind, |_| message);
