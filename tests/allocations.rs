@@ -52,7 +52,12 @@ fn is_valid_allocates_nothing_on_the_mcp_cases() {
             std::hint::black_box(validator.is_valid(instance));
         }
         let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
-        assert_eq!(allocated, 0, "{} allocated {allocated} times", path.display());
+        assert_eq!(
+            allocated,
+            0,
+            "{} allocated {allocated} times",
+            path.display()
+        );
         checked += instances.len();
     }
     assert!(checked >= 8, "only {checked} instances found");
