@@ -1,0 +1,495 @@
+//! The invariants every input must keep, checked by panicking with a self-contained
+//! report (schema, instance, what disagreed) when one is broken.
+//!
+//! Three entry points, one per fuzz target, are shared with the ordinary test suite:
+//!
+//! * [`compile_input`]: arbitrary bytes; if they are JSON, they are compiled as a
+//!   schema under every dialect, with the metaschema check off, and under the MCP
+//!   profile, and the schema is run against a few instances (itself included).
+//! * [`check_case`]: a generated schema and instances; the verdict must not depend on
+//!   the entry point (`is_valid` / `validate` / `iter_errors`), on compiling twice, on
+//!   object key order, on the step budget (beyond "exhausted means invalid"), on the MCP
+//!   profile's bounds, or on wrapping the schema in `allOf`, `$defs` + `$ref` or
+//!   `not`/`not`. Every error must point into the instance and the schema.
+//! * [`regex_input`]: arbitrary text as a `pattern` and a `patternProperties` key;
+//!   the two must agree, and the text escaped as a literal must match exactly itself.
+//!
+//! This file depends only on `mcp_jsonschema` and `serde_json`, so that
+//! `tests/fuzz_regressions.rs` and `tests/properties.rs` include it with
+//! `#[path = "../fuzz/src/invariants.rs"] mod invariants;`.
+
+#![allow(dead_code)] // Each includer uses a different part.
+
+use mcp_jsonschema::mcp::{self, ToolSchema};
+use mcp_jsonschema::{
+    Draft, SchemaError, ValidationError, ValidationErrorKind, ValidationOptions, Validator,
+};
+use serde_json::{json, Map, Value};
+
+/// The step budget of the reference runs: large enough for every generated case to
+/// finish, small enough that no input can hang a fuzzer (about a millisecond of work).
+pub const REFERENCE_BUDGET: u64 = 200_000;
+
+/// The evaluation depth limit of [`check_case`]'s validators: deep enough for every
+/// generated case (instances nest at most 3 deep, plus reference hops), and shallow
+/// enough that a reference cycle consuming no input (`{"$ref": "#"}`) stops after 64
+/// levels instead of the default 1,000, which keeps the fuzzer fast.
+pub const CASE_DEPTH: u32 = 64;
+
+/// What one validator said about one instance, once its entry points agreed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// `is_valid`.
+    pub valid: bool,
+    /// Whether a depth limit or the step budget stopped the run (then `valid` is false
+    /// and says nothing about the schema's meaning).
+    pub limited: bool,
+}
+
+/// Runs `instance` through all three entry points of `validator` (compiled from
+/// `schema`) and checks that they agree, that the error of `validate` is among those of
+/// `iter_errors`, and that every error locates itself in the instance and the schema.
+pub fn verdict(validator: &Validator, schema: &Value, instance: &Value) -> Verdict {
+    let valid = validator.is_valid(instance);
+    let first = validator.validate(instance);
+    let errors: Vec<ValidationError> = validator.iter_errors(instance).collect();
+    let context = || format!("schema: {schema}\ninstance: {instance}");
+    assert_eq!(
+        valid,
+        first.is_ok(),
+        "is_valid and validate disagree\n{}",
+        context()
+    );
+    assert_eq!(
+        valid,
+        errors.is_empty(),
+        "is_valid and iter_errors disagree ({errors:?})\n{}",
+        context()
+    );
+    // `validate` may stop at its first failure, so its error need not be the first of
+    // `iter_errors`, but it must be one of them. Limits blur this: the exhaustive pass
+    // does more work, so it may run into a limit elsewhere (or where `validate` did not),
+    // and then its list need only hold a limit error, which explains the difference.
+    if let Err(first) = &first {
+        check_error(schema, instance, first);
+        let found = errors.iter().any(is_limit)
+            || (!is_limit(first) && errors.iter().any(|e| describe(e) == describe(first)));
+        assert!(
+            found,
+            "validate's error {first:?} is not among iter_errors ({} errors)\n{}",
+            errors.len(),
+            context()
+        );
+    }
+    for error in &errors {
+        check_error(schema, instance, error);
+    }
+    let limited = errors.iter().any(is_limit);
+    Verdict { valid, limited }
+}
+
+/// Whether a limit of the validator, not the schema, produced `error`.
+fn is_limit(error: &ValidationError) -> bool {
+    matches!(
+        error.kind(),
+        ValidationErrorKind::DepthExceeded | ValidationErrorKind::BudgetExhausted
+    )
+}
+
+/// Everything an error says, for comparing two of them.
+fn describe(error: &ValidationError) -> String {
+    format!(
+        "{:?} {} {} {}",
+        error.kind(),
+        error.instance_location(),
+        error.schema_location(),
+        error.message()
+    )
+}
+
+/// An error's instance location must exist in the instance, and its schema location
+/// (when it is a plain JSON Pointer, i.e. in the root document) in the schema.
+fn check_error(schema: &Value, instance: &Value, error: &ValidationError) {
+    let _ = error.to_string();
+    assert!(
+        instance.pointer(error.instance_location()).is_some(),
+        "error {error:?} names an instance location that does not exist\nschema: {schema}\ninstance: {instance}"
+    );
+    let location = error.schema_location();
+    if location.is_empty() || location.starts_with('/') {
+        assert!(
+            schema.pointer(location).is_some(),
+            "error {error:?} names a schema location that does not exist\nschema: {schema}\ninstance: {instance}"
+        );
+    }
+}
+
+/// A schema error must name a place: a JSON Pointer, maybe after a document URI.
+fn check_schema_error(schema: &Value, error: &SchemaError) {
+    let _ = error.to_string();
+    let location = error.location();
+    if location.is_empty() || location.starts_with('/') {
+        assert!(
+            schema.pointer(location).is_some() || parent_exists(schema, location),
+            "schema error {error:?} names a location that does not exist\nschema: {schema}"
+        );
+    }
+}
+
+/// Whether the object or array holding `location` exists (a missing keyword, such as a
+/// `required` member, is reported at the place it should be).
+fn parent_exists(schema: &Value, location: &str) -> bool {
+    location
+        .rfind('/')
+        .is_some_and(|slash| schema.pointer(&location[..slash]).is_some())
+}
+
+/// Reads a JSON case, `{"schema": S, "instances": [...], "budget": n}`: `None` unless
+/// it is an object with a `schema`. Missing `instances` mean none, a missing `budget`
+/// 100 steps.
+pub fn parse_case(text: &[u8]) -> Option<(Value, Vec<Value>, u64)> {
+    let mut case: Value = serde_json::from_slice(text).ok()?;
+    let schema = case.get_mut("schema")?.take();
+    let instances = match case.get_mut("instances").map(Value::take) {
+        Some(Value::Array(instances)) => instances,
+        _ => Vec::new(),
+    };
+    let budget = case.get("budget").and_then(Value::as_u64).unwrap_or(100);
+    Some((schema, instances, budget))
+}
+
+/// `schema` and `instances` keep every invariant listed in the module docs.
+/// `small_budget` is the step budget of the budget-monotonicity check.
+pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
+    let options = Validator::options()
+        .with_step_budget(REFERENCE_BUDGET)
+        .with_max_instance_depth(CASE_DEPTH);
+    let validator = match options.build(schema) {
+        Ok(validator) => validator,
+        Err(error) => {
+            check_schema_error(schema, &error);
+            return;
+        }
+    };
+    let again = options
+        .build(schema)
+        .unwrap_or_else(|e| panic!("compiles once, then fails with {e:?}\nschema: {schema}"));
+    let small_budget = small_budget.min(REFERENCE_BUDGET);
+    let small = options
+        .clone()
+        .with_step_budget(small_budget)
+        .build(schema)
+        .unwrap_or_else(|e| panic!("the step budget changed compilation: {e:?}\nschema: {schema}"));
+    let reordered_schema = reverse_keys(schema);
+    let reordered = options.build(&reordered_schema).unwrap_or_else(|e| {
+        panic!("reordering keys broke compilation: {e:?}\nschema: {reordered_schema}")
+    });
+    // Wrapping preserves meaning only in 2020-12 without `$schema` (see `wrappers`).
+    let wrapped: Vec<(&str, Value, Validator)> = if schema.get("$schema").is_none() {
+        wrappers(schema)
+            .into_iter()
+            .map(|(name, wrapped)| {
+                let validator = options.build(&wrapped).unwrap_or_else(|e| {
+                    panic!("wrapping in {name} broke compilation: {e:?}\nschema: {wrapped}")
+                });
+                (name, wrapped, validator)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let profile = mcp::profile().build(schema).ok();
+
+    for instance in instances {
+        let base = verdict(&validator, schema, instance);
+        let context = || format!("schema: {schema}\ninstance: {instance}");
+
+        let second = verdict(&again, schema, instance);
+        assert_eq!(base, second, "two compilations disagree\n{}", context());
+
+        let bounded = verdict(&small, schema, instance);
+        assert!(
+            !bounded.valid || base.valid,
+            "valid with a budget of {small_budget} steps but not with {REFERENCE_BUDGET}\n{}",
+            context()
+        );
+        if base.valid && !bounded.valid {
+            assert!(
+                bounded.limited,
+                "budget {small_budget} turned valid into invalid without saying so\n{}",
+                context()
+            );
+        }
+
+        let reordered_instance = reverse_keys(instance);
+        let turned = verdict(&reordered, &reordered_schema, &reordered_instance);
+        agree(&base, &turned, "reversing object keys", &context);
+
+        for (name, wrapped_schema, wrapped_validator) in &wrapped {
+            let seen = verdict(wrapped_validator, wrapped_schema, instance);
+            agree(&base, &seen, &format!("wrapping in {name}"), &context);
+        }
+
+        if let Some(profile) = &profile {
+            let seen = verdict(profile, schema, instance);
+            agree(&base, &seen, "the MCP profile", &context);
+        }
+    }
+}
+
+/// Two verdicts of equivalent validators agree unless a limit stopped either run.
+fn agree(base: &Verdict, other: &Verdict, what: &str, context: &dyn Fn() -> String) {
+    if !base.limited && !other.limited {
+        assert_eq!(
+            base.valid,
+            other.valid,
+            "{what} changed the verdict\n{}",
+            context()
+        );
+    }
+}
+
+/// `schema` in three wrappers that must not change any verdict: `{"allOf": [S]}`,
+/// `{"$defs": {"s": S}, "$ref": "#/$defs/s"}` and `{"not": {"not": S}}`. References
+/// relative to the root resource are rebased onto S's new place (see [`rebase`]).
+pub fn wrappers(schema: &Value) -> Vec<(&'static str, Value)> {
+    vec![
+        ("allOf", json!({"allOf": [rebase(schema, "/allOf/0")]})),
+        (
+            "$defs",
+            json!({"$defs": {"s": rebase(schema, "/$defs/s")}, "$ref": "#/$defs/s"}),
+        ),
+        (
+            "not/not",
+            json!({"not": {"not": rebase(schema, "/not/not")}}),
+        ),
+    ]
+}
+
+/// Keywords whose value is one subschema.
+const SINGLE: [&str; 12] = [
+    "additionalProperties",
+    "propertyNames",
+    "items",
+    "contains",
+    "not",
+    "if",
+    "then",
+    "else",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+    "additionalItems",
+    "contentSchema",
+];
+/// Keywords whose value is an array of subschemas.
+const ARRAYS: [&str; 5] = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/// Keywords whose value is an object of subschemas.
+const MAPS: [&str; 6] = [
+    "properties",
+    "patternProperties",
+    "$defs",
+    "definitions",
+    "dependentSchemas",
+    "dependencies",
+];
+
+/// `schema` moved to `prefix` (a JSON Pointer) inside a new root document: every `$ref`
+/// and `$dynamicRef` that is a JSON Pointer fragment (`#`, `#/...`) into the root
+/// resource gets `prefix` in front. Embedded resources (`$id`) keep their own base, so
+/// their contents are left alone, as is the whole schema when its root has an `$id`.
+pub fn rebase(schema: &Value, prefix: &str) -> Value {
+    let mut schema = schema.clone();
+    if schema.get("$id").is_none() {
+        rebase_in_place(&mut schema, prefix);
+    }
+    schema
+}
+
+fn rebase_in_place(schema: &mut Value, prefix: &str) {
+    let Value::Object(map) = schema else {
+        return;
+    };
+    for keyword in ["$ref", "$dynamicRef"] {
+        if let Some(Value::String(reference)) = map.get_mut(keyword) {
+            if let Some(pointer) = reference.strip_prefix('#') {
+                if pointer.is_empty() || pointer.starts_with('/') {
+                    *reference = format!("#{prefix}{pointer}");
+                }
+            }
+        }
+    }
+    let mut rebase_child = |child: &mut Value| {
+        if child.get("$id").is_none() {
+            rebase_in_place(child, prefix);
+        }
+    };
+    for (keyword, value) in map.iter_mut() {
+        let keyword = keyword.as_str();
+        match value {
+            Value::Array(items) if ARRAYS.contains(&keyword) => {
+                items.iter_mut().for_each(&mut rebase_child);
+            }
+            Value::Object(entries) if MAPS.contains(&keyword) => {
+                entries.values_mut().for_each(&mut rebase_child);
+            }
+            child if SINGLE.contains(&keyword) => rebase_child(child),
+            _ => {}
+        }
+    }
+}
+
+/// `value` with the keys of every object in reverse order. Without serde_json's
+/// `preserve_order` feature maps are sorted and this is the identity.
+pub fn reverse_keys(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => {
+            let mut reversed = Map::new();
+            for (key, child) in map.iter().rev() {
+                reversed.insert(key.clone(), reverse_keys(child));
+            }
+            Value::Object(reversed)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(reverse_keys).collect()),
+        other => other.clone(),
+    }
+}
+
+/// The step budget used when compiling arbitrary documents, so no input hangs.
+const COMPILE_TARGET_BUDGET: u64 = 100_000;
+
+/// The `compile` target: `data` parsed as JSON and compiled every way the library offers;
+/// nothing may panic, and every compiled schema must keep the entry-point invariants on
+/// a few instances (the schema itself among them).
+pub fn compile_input(data: &[u8]) {
+    let Ok(schema) = serde_json::from_slice::<Value>(data) else {
+        return;
+    };
+    let instances = [
+        Value::Null,
+        json!(0),
+        json!(1.5),
+        json!(""),
+        json!([1, "a", null]),
+        json!({"a": 1, "b": [true]}),
+        schema.clone(),
+    ];
+    let mut all: Vec<ValidationOptions> = [
+        Draft::Draft202012,
+        Draft::Draft201909,
+        Draft::Draft7,
+        Draft::Draft6,
+        Draft::Draft4,
+    ]
+    .into_iter()
+    .map(|draft| Validator::options().with_draft(draft))
+    .collect();
+    all.push(Validator::options().with_metaschema_check(false));
+    all.push(Validator::options().with_format_assertion(true));
+    all.push(mcp::profile());
+    for options in all {
+        match options
+            .with_step_budget(COMPILE_TARGET_BUDGET)
+            .build(&schema)
+        {
+            Ok(validator) => {
+                let _ = format!("{validator:?}");
+                let _ = validator.memory_usage();
+                for instance in &instances {
+                    verdict(&validator, &schema, instance);
+                }
+            }
+            Err(error) => check_schema_error(&schema, &error),
+        }
+    }
+    for tool in [ToolSchema::input(&schema), ToolSchema::output(&schema)]
+        .into_iter()
+        .flatten()
+    {
+        for instance in &instances {
+            verdict(tool.validator(), tool.to_wire(), instance);
+        }
+    }
+    let reports = mcp::check_tools_list(
+        &json!({"tools": [{"name": "t", "inputSchema": schema.clone(), "outputSchema": schema}]}),
+    );
+    for report in reports {
+        let _ = report.problems();
+    }
+}
+
+/// Strings every pattern is tried against: short, long, Unicode, and a classic
+/// catastrophic-backtracking probe.
+const PROBES: [&str; 8] = [
+    "",
+    "a",
+    "abc",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+    "é😀\u{0}\n",
+    "2020-01-01",
+    "ab ab ab",
+    "\\d{3}",
+];
+
+/// The `regex` target: `data` (as UTF-8, lossily) as a `pattern` and as a
+/// `patternProperties` key. The two must compile alike and agree on every probe
+/// (including the pattern's own text); and the text escaped as an ECMA-262 literal and
+/// anchored must match exactly itself.
+pub fn regex_input(data: &[u8]) {
+    let text = String::from_utf8_lossy(data);
+    let text: &str = &text;
+    let options = Validator::options().with_step_budget(COMPILE_TARGET_BUDGET);
+    let as_pattern = options.build(&json!({"pattern": text}));
+    let as_key = options.build(&json!({"patternProperties": {text: false}}));
+    match (&as_pattern, &as_key) {
+        (Ok(pattern), Ok(key)) => {
+            for probe in PROBES.iter().copied().chain([text]) {
+                let matched = verdict(pattern, &json!({"pattern": text}), &json!(probe));
+                let object = json!({ probe: 0 });
+                let named = verdict(key, &json!({"patternProperties": {text: false}}), &object);
+                if !matched.limited && !named.limited {
+                    assert_eq!(
+                        matched.valid, !named.valid,
+                        "pattern and patternProperties disagree on {probe:?}\npattern: {text:?}"
+                    );
+                }
+            }
+        }
+        (Err(a), Err(b)) => {
+            check_schema_error(&json!({"pattern": text}), a);
+            assert_eq!(a.kind(), b.kind(), "pattern {text:?}: {a:?} vs {b:?}");
+        }
+        _ => panic!(
+            "pattern {text:?} compiles as a pattern or a patternProperties key, not both: {:?} / {:?}",
+            as_pattern.err(),
+            as_key.err()
+        ),
+    }
+
+    let literal = format!("^{}$", escape(text));
+    let exact = options
+        .build(&json!({"pattern": literal}))
+        .unwrap_or_else(|e| panic!("the escaped literal {literal:?} does not compile: {e:?}"));
+    let schema = json!({"pattern": literal});
+    assert!(
+        verdict(&exact, &schema, &json!(text)).valid,
+        "{literal:?} does not match {text:?}"
+    );
+    for other in [format!("{text}x"), format!("x{text}"), format!("{text}\n")] {
+        assert!(
+            !verdict(&exact, &schema, &json!(other)).valid,
+            "{literal:?} matches {other:?}"
+        );
+    }
+}
+
+/// `text` with every ECMA-262 syntax character escaped, so it matches itself.
+pub fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        if "^$\\.*+?()[]{}|/".contains(c) {
+            escaped.push('\\');
+        }
+        escaped.push(c);
+    }
+    escaped
+}
