@@ -216,6 +216,13 @@ pub(crate) struct Properties {
     /// evaluated after the cheap ones, so that a cheap failing check settles the verdict
     /// before a recursive property runs.
     pub(crate) costs: Vec<u32>,
+    /// Which `named` properties a folded `required` lists (empty when none is folded).
+    pub(crate) required: Vec<bool>,
+    /// How many entries of `required` are set: an object passes `required` when its keys
+    /// meet that many of them.
+    pub(crate) required_count: u32,
+    /// The folded `Required` node itself, evaluated only to explain a missing property.
+    pub(crate) required_node: Option<NodeId>,
     /// `patternProperties`.
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.

@@ -24,12 +24,19 @@ impl<'a> Compiler<'a> {
         if let Some(n) = self.count(schema, Keyword::MaxProperties)? {
             parts.push(self.push_at(schema, Keyword::MaxProperties, Node::MaxProperties(n)));
         }
-        if let Some(value) = schema.get(Keyword::Required) {
-            let names = self.names(schema, Keyword::Required, value)?;
-            parts.push(self.push_at(schema, Keyword::Required, Node::Required(names)));
-        }
+        let required = match schema.get(Keyword::Required) {
+            Some(value) => {
+                let names = self.names(schema, Keyword::Required, value)?;
+                Some(self.push_at(schema, Keyword::Required, Node::Required(names)))
+            }
+            None => None,
+        };
+        // `required` keeps its place before the dependency keywords unless it is folded.
+        let at = parts.len();
         self.lower_dependencies(schema, parts)?;
-        self.lower_properties(schema, parts)?;
+        if let Some(required) = self.lower_properties(schema, parts, required)? {
+            parts.insert(at, required);
+        }
         if let Some(node) = self.one_subschema(schema, Keyword::PropertyNames)? {
             parts.push(self.push_at(schema, Keyword::PropertyNames, Node::PropertyNames(node)));
         }
@@ -116,15 +123,24 @@ impl<'a> Compiler<'a> {
 
     /// `properties`, `patternProperties` and `additionalProperties` as one node, since
     /// `additionalProperties` depends on what the other two matched.
+    ///
+    /// The `required` node is folded into the table when every name it lists is a named
+    /// property: the one pass over the instance's keys then counts the required ones it
+    /// meets, instead of looking each name up in the instance. Returns `required` when it
+    /// was not folded, for the caller to keep as a node of its own.
     fn lower_properties(
         &mut self,
         schema: &Schema<'a, '_>,
         parts: &mut SmallVec<[NodeId; 8]>,
-    ) -> Result<(), SchemaError> {
+        required: Option<NodeId>,
+    ) -> Result<Option<NodeId>, SchemaError> {
         let mut table = Properties {
             named: Vec::new(),
             index: None,
             costs: Vec::new(),
+            required: Vec::new(),
+            required_count: 0,
+            required_node: None,
             patterns: Vec::new(),
             additional: None,
         };
@@ -180,11 +196,35 @@ impl<'a> Compiler<'a> {
         } else if !table.named.is_empty() {
             Keyword::Properties
         } else {
-            return Ok(());
+            return Ok(required);
+        };
+        let required = match required {
+            Some(node) if self.fold_required(&mut table, node) => None,
+            other => other,
         };
         let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
         self.program.properties.push(table);
         parts.push(self.push_at(schema, keyword, Node::Properties(id)));
-        Ok(())
+        Ok(required)
+    }
+
+    /// Folds the `Required` node `required` into `table` if every name it lists is one of
+    /// the table's named properties; says whether it did.
+    fn fold_required(&self, table: &mut Properties, required: NodeId) -> bool {
+        let Node::Required(names) = self.program.nodes[required.index()] else {
+            return false;
+        };
+        let mut flags = vec![false; table.named.len()];
+        for name in &self.program.strings[names] {
+            match table.position(name) {
+                Some(i) => flags[i] = true,
+                None => return false,
+            }
+        }
+        // Repeated names are flagged once, so the count matches the keys to meet.
+        table.required_count = flags.iter().filter(|&&flag| flag).count() as u32;
+        table.required = flags;
+        table.required_node = Some(required);
+        true
     }
 }

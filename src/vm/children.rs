@@ -9,7 +9,7 @@ use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
 use crate::json::pointer;
-use crate::program::{Node, Program};
+use crate::program::{Node, Program, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
 
@@ -125,6 +125,14 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             return false;
         }
         let mut ok = true;
+        // A folded `required`: too few keys to hold every required name settles it now.
+        if map.len() < spec.required_count as usize {
+            ok = self.missing_required(spec, instance);
+            if !self.keep_going() {
+                return false;
+            }
+        }
+        let mut required_met = 0;
         // One pass over the instance's keys. Costly named schemas (references, nested
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
@@ -134,6 +142,9 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let position = spec.position(key);
             if let Some(i) = position {
                 let node = spec.named[i].1;
+                if spec.required_count > 0 && spec.required[i] {
+                    required_met += 1;
+                }
                 if spec.costs[i] >= Program::COSTLY {
                     deferred.push((spec.costs[i], key, value, node));
                 } else {
@@ -159,6 +170,13 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 return false;
             }
         }
+        // Before any costly property: a missing required name is the cheaper verdict.
+        if required_met < spec.required_count && map.len() >= spec.required_count as usize {
+            ok &= self.missing_required(spec, instance);
+            if !self.keep_going() {
+                return false;
+            }
+        }
         deferred.sort_by_key(|&(cost, ..)| cost);
         // By reference: moving the SmallVec would copy its whole inline buffer.
         for &(_, key, value, node) in &deferred {
@@ -174,6 +192,18 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             self.mark(Mark::AllProperties);
         }
         ok
+    }
+
+    /// The verdict of a folded `required` that some name failed: `false`, with the
+    /// `Required` node's own errors when explaining.
+    #[cold]
+    fn missing_required(&mut self, spec: &Properties, instance: &Value) -> bool {
+        if EXPLAIN {
+            if let Some(node) = spec.required_node {
+                return self.eval(node, instance);
+            }
+        }
+        false
     }
 
     /// Evaluates a property no other keyword covered against `additionalProperties` or
