@@ -210,6 +210,8 @@ pub(crate) struct Items {
 pub(crate) struct Properties {
     /// `properties`, in schema order.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// [`probe`] of each `named` name, for the scan of short tables.
+    pub(crate) probes: Vec<u64>,
     /// Name to position in `named`, for tables too long to scan (see [`Properties::position`]).
     pub(crate) index: Option<ahash::AHashMap<Box<str>, u32>>,
     /// The estimated cost ([`Program::cost`]) of each `named` schema: costly ones are
@@ -235,12 +237,60 @@ impl Properties {
     pub(crate) const SCAN_UP_TO: usize = 8;
 
     /// The position in `named` of the property called `name`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        match &self.index {
-            Some(index) => index.get(name).map(|&i| i as usize),
-            None => self.named.iter().position(|(key, _)| **key == *name),
+        if self.index.is_some() {
+            return self.indexed_position(name);
         }
+        let probe = probe(name);
+        // A plain loop: iterator adapters here compiled to an out-of-line fold.
+        for (i, &p) in self.probes.iter().enumerate() {
+            if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// [`Properties::position`] in a long table, through its hash index.
+    #[inline(never)]
+    fn indexed_position(&self, name: &str) -> Option<usize> {
+        let index = self.index.as_ref()?;
+        index.get(name).map(|&i| i as usize)
+    }
+}
+
+/// A name's length and first byte in one word, compared before the bytes themselves:
+/// among the short, mostly distinct names of a real `properties` it singles out the one
+/// entry that can match.
+#[inline(always)]
+pub(crate) fn probe(name: &str) -> u64 {
+    ((name.len() as u64) << 8) | u64::from(name.as_bytes().first().copied().unwrap_or(0))
+}
+
+/// `a == b` for byte strings of equal length, without a call into `memcmp` for the short
+/// ones: two overlapping word loads cover 4 to 16 bytes.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    fn word(bytes: &[u8], at: usize) -> u64 {
+        let mut buf = [0; 8];
+        buf.copy_from_slice(&bytes[at..at + 8]);
+        u64::from_ne_bytes(buf)
+    }
+    fn half(bytes: &[u8], at: usize) -> u32 {
+        let mut buf = [0; 4];
+        buf.copy_from_slice(&bytes[at..at + 4]);
+        u32::from_ne_bytes(buf)
+    }
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0..=3 => a == b,
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
     }
 }
 
@@ -463,5 +513,54 @@ mod tests {
             "{}",
             std::mem::size_of::<Node>()
         );
+    }
+
+    #[test]
+    fn same_bytes_is_byte_equality() {
+        // Every length around the word-size cases, equal or differing at each position.
+        for len in 0..40 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&a, &a.clone()), "{len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "{len} {at}");
+            }
+            assert!(!same_bytes(&a, &[a.as_slice(), b"x"].concat()));
+        }
+    }
+
+    #[test]
+    fn short_tables_find_exactly_their_names() {
+        let names = [
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "b",
+            "abcdefgh",
+            "abcdefghi",
+            "ab\u{e9}",
+        ];
+        let table = Properties {
+            named: names
+                .iter()
+                .map(|&n| (n.into(), NodeId::new(0).unwrap()))
+                .collect(),
+            probes: names.iter().map(|n| probe(n)).collect(),
+            index: None,
+            costs: Vec::new(),
+            required: Vec::new(),
+            required_count: 0,
+            required_node: None,
+            patterns: Vec::new(),
+            additional: None,
+        };
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(table.position(name), Some(i));
+        }
+        for other in ["", "c", "ac", "abce", "abcdefgj", "abcdefghij", "ab\u{e8}"] {
+            assert_eq!(table.position(other), None, "{other}");
+        }
     }
 }

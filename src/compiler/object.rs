@@ -7,7 +7,7 @@ use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::pointer;
-use crate::program::{Node, Properties};
+use crate::program::{probe, Node, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
 
@@ -136,6 +136,7 @@ impl<'a> Compiler<'a> {
     ) -> Result<Option<NodeId>, SchemaError> {
         let mut table = Properties {
             named: Vec::new(),
+            probes: Vec::new(),
             index: None,
             costs: Vec::new(),
             required: Vec::new(),
@@ -157,6 +158,7 @@ impl<'a> Compiler<'a> {
                 let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
+            table.probes = table.named.iter().map(|(name, _)| probe(name)).collect();
             if table.named.len() > Properties::SCAN_UP_TO {
                 let positions = table
                     .named
