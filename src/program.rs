@@ -399,6 +399,9 @@ pub(crate) struct Program {
     pub(crate) dependent_required: Vec<(StrId, Span)>,
     /// `dependentSchemas`: a property name and the node applied when it is present.
     pub(crate) dependent_schemas: Vec<(StrId, NodeId)>,
+    /// Per node, the types of value it may accept (an over-approximation; see
+    /// `compiler::admits`): `anyOf` / `oneOf` skip branches that cannot accept the instance.
+    pub(crate) admits: Vec<TypeSet>,
     /// Per dynamic-scope resource, the span (of `anchors`) of its dynamic anchors.
     pub(crate) scopes: Vec<Span>,
     /// Dynamic anchors: name and the node it names.
@@ -486,6 +489,7 @@ impl Program {
             + table(&self.dependent_required)
             + table(&self.dependent_schemas)
             + table(&self.scopes)
+            + table(&self.admits)
             + table(&self.anchors)
     }
 }

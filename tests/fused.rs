@@ -157,3 +157,61 @@ proptest! {
         prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
     }
 }
+
+/// Branches of different types, some only through a `$ref`, an `allOf`, an `if` or a
+/// recursive reference: the compiler's type analysis lets `oneOf`/`anyOf` skip the ones
+/// that cannot accept an instance's type.
+fn typed_branches() -> Vec<Value> {
+    vec![
+        json!({"type": "string", "minLength": 2}),
+        json!({"type": "integer", "minimum": 0}),
+        json!({"type": "object", "required": ["a"]}),
+        json!({"$ref": "#/$defs/list"}),
+        json!({"anyOf": [{"type": "null"}, {"type": "boolean"}]}),
+        json!({"allOf": [{"type": ["number", "string"]}, {"type": "string"}], "maxLength": 3}),
+        json!({"if": {"type": "string"}, "then": {"type": "string", "pattern": "^x"}, "else": {"type": "number"}}),
+        json!({"minimum": 5}),
+    ]
+}
+
+/// Scalars of every type, and small arrays and objects of them.
+fn any_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(json!(null)),
+        Just(json!(true)),
+        Just(json!(-1)),
+        Just(json!(7)),
+        Just(json!(2.5)),
+        Just(json!("x")),
+        Just(json!("xyz")),
+        Just(json!("abcd")),
+    ];
+    leaf.prop_recursive(2, 12, 3, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
+            proptest::collection::btree_map("[ab]", inner, 0..2)
+                .prop_map(|map| Value::Object(map.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn type_pruned_branches_agree_with_opaque_ones(
+        instance in any_value(),
+        picks in proptest::collection::vec(0..8usize, 1..5),
+    ) {
+        // `{"not": {"not": S}}` accepts what `S` accepts, but hides its type from the
+        // analysis, so that branch is always evaluated.
+        for keyword in ["oneOf", "anyOf"] {
+            let all = typed_branches();
+            let chosen: Vec<Value> = picks.iter().map(|&i| all[i].clone()).collect();
+            let opaque: Vec<Value> = chosen.iter().map(|s| json!({"not": {"not": s}})).collect();
+            let defs = json!({"list": {"type": "array", "items": {"$ref": "#"}}});
+            let pruned = Validator::new(&json!({"$defs": defs, keyword: chosen})).unwrap();
+            let plain = Validator::new(&json!({"$defs": defs, keyword: opaque})).unwrap();
+            prop_assert_eq!(pruned.is_valid(&instance), plain.is_valid(&instance), "{} {}", keyword, instance);
+            prop_assert_eq!(pruned.validate(&instance).is_ok(), pruned.is_valid(&instance));
+        }
+    }
+}

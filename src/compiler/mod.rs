@@ -14,8 +14,10 @@
 //!
 //! Every dialect difference is settled here; the interpreter never sees a draft.
 
+mod admits;
 mod applicator;
 mod array;
+mod inline;
 mod leaves;
 mod object;
 mod resources;
@@ -369,6 +371,7 @@ impl<'a> Compiler<'a> {
     /// become `Checks` (settled as one leaf), and `Scope` nodes are dropped when no
     /// dynamic reference would ever read the scope.
     fn finalize(&mut self) {
+        self.inline_refs();
         self.fuse_leaves();
         if self.program.dynamic_refs.is_empty() {
             for i in 0..self.program.nodes.len() {
@@ -380,6 +383,7 @@ impl<'a> Compiler<'a> {
             // is never needed because a body is never a `Scope` node.
         }
         self.discriminate();
+        self.derive_admits();
     }
 }
 

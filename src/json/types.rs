@@ -30,6 +30,36 @@ impl TypeSet {
         })
     }
 
+    /// Every type.
+    pub(crate) const ANY: TypeSet = TypeSet(0x7f);
+    /// No type.
+    pub(crate) const NONE: TypeSet = TypeSet(0);
+
+    /// The broad kind of `value` as a set: a number is `number` and `integer` both, so
+    /// that a set containing either may accept it. For [`TypeSet::admits`].
+    #[inline(always)]
+    pub(crate) fn kind(value: &Value) -> TypeSet {
+        match value {
+            Value::Null => Self::NULL,
+            Value::Bool(_) => Self::BOOLEAN,
+            Value::Number(_) => Self::NUMBER,
+            Value::String(_) => Self::STRING,
+            Value::Array(_) => Self::ARRAY,
+            Value::Object(_) => Self::OBJECT,
+        }
+    }
+
+    /// Whether a value of `kind` ([`TypeSet::kind`]) may have a type in this set.
+    #[inline(always)]
+    pub(crate) fn admits(self, kind: TypeSet) -> bool {
+        self.0 & kind.0 != 0
+    }
+
+    /// The intersection of two sets.
+    pub(crate) fn intersection(self, other: TypeSet) -> TypeSet {
+        TypeSet(self.0 & other.0)
+    }
+
     /// The union of two sets.
     pub(crate) fn union(self, other: TypeSet) -> TypeSet {
         TypeSet(self.0 | other.0)

@@ -7,6 +7,7 @@
 use super::{show, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, ScopeId, Span, TableId};
+use crate::json::types::TypeSet;
 use serde_json::Value;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
@@ -14,7 +15,11 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     pub(super) fn any_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
         let errors = self.errors.len();
         let mut any = false;
+        let kind = TypeSet::kind(instance);
         for &child in &self.program.edges[span] {
+            if !self.program.admits[child.index()].admits(kind) {
+                continue;
+            }
             let marks = self.marks.len();
             if self.eval(child, instance) {
                 any = true;
@@ -36,7 +41,12 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     pub(super) fn one_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
         let errors = self.errors.len();
         let mut passed: Option<usize> = None;
+        let kind = TypeSet::kind(instance);
         for (i, &child) in self.program.edges[span].iter().enumerate() {
+            // A branch that cannot accept this type of value fails without a trace.
+            if !self.program.admits[child.index()].admits(kind) {
+                continue;
+            }
             let marks = self.marks.len();
             if self.eval(child, instance) {
                 if let Some(first) = passed {
@@ -80,8 +90,12 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let branches = &program.edges[spec.branches];
         let mut passed = 0;
         for &position in cases.iter().chain(&spec.always) {
+            let branch = branches[position as usize];
+            if !program.admits[branch.index()].admits(TypeSet::OBJECT) {
+                continue;
+            }
             let marks = self.marks.len();
-            if self.eval(branches[position as usize], instance) {
+            if self.eval(branch, instance) {
                 passed += 1;
                 if !spec.one && !self.tracking || spec.one && passed > 1 {
                     break;

@@ -1,0 +1,39 @@
+//! Inlining references: a `$ref` node becomes a copy of the node it points to.
+//!
+//! Nodes are small `Copy` values whose children are ids, so a copy of the target shares
+//! the target's whole subtree: evaluating it does what jumping to the target did, minus
+//! one dispatch. Recursion still goes through ids (a copy of a node that refers back to
+//! itself refers to the original), so cycles stay cycles and the interpreter's depth
+//! bound still applies. A chain of references is followed to its end; a cycle made of
+//! references only is left as it is, for the interpreter to stop.
+
+use super::Compiler;
+use crate::ids::NodeId;
+use crate::program::Node;
+
+impl Compiler<'_> {
+    /// Replaces every `Ref` node by a copy of the first non-`Ref` node along its chain,
+    /// with that node's location (errors name the keyword that failed, not the `$ref`).
+    pub(crate) fn inline_refs(&mut self) {
+        let program = &mut self.program;
+        for id in (0..program.nodes.len()).filter_map(NodeId::new) {
+            let Node::Ref(mut target) = program.nodes[id.index()] else {
+                continue;
+            };
+            // A chain longer than the program revisits a node: a cycle of references.
+            let mut hops = 0;
+            while let Node::Ref(next) = program.nodes[target.index()] {
+                target = next;
+                hops += 1;
+                if hops > program.nodes.len() {
+                    break;
+                }
+            }
+            let node = program.nodes[target.index()];
+            if !matches!(node, Node::Ref(_)) {
+                program.nodes[id.index()] = node;
+                program.locations.copy(id, target);
+            }
+        }
+    }
+}
