@@ -169,10 +169,11 @@ impl Node {
     }
 }
 
-/// The operands of [`Node::Switch`]: an `anyOf`/`oneOf` whose branches each require,
-/// when `property` is present, its value to be one of some strings. An instance whose
-/// `property` holds a string needs only the branches listing that string (plus the
-/// branches with no such requirement); every other branch would fail on that property.
+/// The operands of [`Node::Switch`]: an `anyOf`/`oneOf` whose branches each say, of one
+/// `property`, which strings its value may be (`const` / `enum`), which it may not be
+/// (`not` of those), or whether it must be present (`required`). An object instance then
+/// needs only the branches that can accept its `property`: every other branch would fail
+/// on that property.
 #[derive(Clone, Debug)]
 pub(crate) struct Switch {
     /// `oneOf` (exactly one branch passes) rather than `anyOf`.
@@ -181,18 +182,25 @@ pub(crate) struct Switch {
     pub(crate) branches: Span,
     /// The property whose value selects branches.
     pub(crate) property: Box<str>,
-    /// Value → positions (in `branches`) of the branches that accept it; sorted by value.
+    /// Value → positions (in `branches`, ascending) of the branches that may accept it;
+    /// sorted by value.
     pub(crate) cases: Vec<(Box<str>, Vec<u32>)>,
-    /// Positions of the branches that say nothing about the property.
-    pub(crate) always: Vec<u32>,
+    /// Positions of the branches that may accept any other value (a string no case
+    /// lists, or not a string at all).
+    pub(crate) open: Vec<u32>,
+    /// Positions of the branches that may accept an object without the property.
+    pub(crate) absent: Vec<u32>,
 }
 
 impl Switch {
-    /// The positions of the branches accepting `value` for the property.
-    pub(crate) fn case(&self, value: &str) -> &[u32] {
+    /// The positions of the branches that may accept `value` for the property.
+    pub(crate) fn case(&self, value: &Value) -> &[u32] {
+        let Some(value) = value.as_str() else {
+            return &self.open;
+        };
         self.cases
             .binary_search_by(|(v, _)| v.as_ref().cmp(value))
-            .map_or(&[], |i| &self.cases[i].1)
+            .map_or(&self.open, |i| &self.cases[i].1)
     }
 }
 

@@ -45,6 +45,7 @@ fn instance() -> impl Strategy<Value = Value> {
         Just(Some(json!("box"))),
         Just(Some(json!("triangle"))),
         Just(Some(json!("hexagon"))),
+        Just(Some(json!("disc"))),
         Just(Some(json!(7))),
     ];
     let field = |name: &'static str| {
@@ -214,4 +215,57 @@ proptest! {
             prop_assert_eq!(pruned.validate(&instance).is_ok(), pruned.is_valid(&instance));
         }
     }
+}
+
+/// Variants the discriminator reads in every way it can: a listed tag, a tag excluded by
+/// `not`, a required tag, a nested `oneOf` whose branches all pin the tag, a branch that
+/// accepts no object, and one that says nothing about the tag.
+fn tagged_variants() -> Vec<Value> {
+    vec![
+        json!({"properties": {"kind": {"enum": ["circle", "disc"]}, "r": {"type": "number"}}, "required": ["kind", "r"]}),
+        json!({"type": "object", "properties": {"kind": {"type": "string", "not": {"enum": ["circle", "square"]}}}, "required": ["kind"]}),
+        json!({"oneOf": [
+            {"properties": {"kind": {"const": "square"}}, "required": ["kind", "side"]},
+            {"properties": {"kind": {"const": "box"}, "side": {"type": "string"}}, "required": ["side"]}
+        ]}),
+        json!({"$ref": "#/$defs/triangle"}),
+        json!({"type": "string"}),
+        json!({"required": ["anything"]}),
+        json!({"properties": {"kind": {"const": "disc"}, "side": {"minimum": 3}}}),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn an_extended_discriminator_agrees_with_opaque_branches(
+        instance in instance(),
+        picks in proptest::collection::vec(0..7usize, 4..8),
+    ) {
+        for keyword in ["oneOf", "anyOf"] {
+            let all = tagged_variants();
+            let chosen: Vec<Value> = picks.iter().map(|&i| all[i].clone()).collect();
+            let opaque: Vec<Value> = chosen.iter().map(|s| json!({"not": {"not": s}})).collect();
+            let defs = json!({"triangle": {"properties": {"kind": {"const": "triangle"}}, "required": ["kind", "a"]}});
+            let switched = Validator::new(&json!({"$defs": defs, keyword: chosen})).unwrap();
+            let plain = Validator::new(&json!({"$defs": defs, keyword: opaque})).unwrap();
+            prop_assert_eq!(switched.is_valid(&instance), plain.is_valid(&instance), "{} {} {:?}", keyword, instance, picks);
+            prop_assert_eq!(switched.validate(&instance).is_ok(), switched.is_valid(&instance));
+        }
+    }
+}
+
+#[test]
+fn the_extended_discriminator_is_used() {
+    let defs = json!({"triangle": {"properties": {"kind": {"const": "triangle"}}, "required": ["kind", "a"]}});
+    let schema = json!({"$defs": defs, "oneOf": tagged_variants()});
+    let validator = Validator::new(&schema).unwrap();
+    assert!(format!("{validator:?}").contains("Switch"), "{validator:?}");
+    // Excluded by the `not`, listed by the nested oneOf: only the nested square passes.
+    assert!(validator.is_valid(&json!({"kind": "square", "side": 1})));
+    // Open to the negated branch alone (and the untagged `required` one).
+    assert!(validator.is_valid(&json!({"kind": "hexagon"})));
+    assert!(!validator.is_valid(&json!({"kind": "hexagon", "anything": 1})));
+    // No tag: only branches that do not require it, here the last two.
+    assert!(validator.is_valid(&json!({"r": 1})));
+    assert!(!validator.is_valid(&json!({"anything": 1})));
 }

@@ -382,8 +382,9 @@ impl<'a> Compiler<'a> {
             // A scope's body may itself have been a scope copied above; one more pass
             // is never needed because a body is never a `Scope` node.
         }
-        self.discriminate();
+        // The discriminator reads which branches accept objects.
         self.derive_admits();
+        self.discriminate();
     }
 }
 

@@ -1,18 +1,21 @@
-//! Discriminated `anyOf` / `oneOf`: branches told apart by one property's value.
+//! Discriminated `anyOf` / `oneOf`: branches told apart by one property.
 //!
 //! Real schemas often pick a variant by a tag: FHIR's `resourceType` `const`s under a
 //! 147-way `oneOf`, cql2's `op` `enum`s, OpenAPI's `type`s. Evaluated as written, every
 //! branch is tried for every instance. After lowering, this pass finds such `Any` / `One`
-//! nodes and turns them into [`Node::Switch`], which evaluates only the branches whose
-//! `const` / `enum` accepts the instance's tag value (plus branches that say nothing about
-//! the tag). It only reads constraints every passing instance must meet (through `$ref`,
-//! schema-object conjunctions and `properties`), so skipping the other branches never
-//! changes a verdict: they would fail on the tag.
+//! nodes and turns them into [`Node::Switch`], which evaluates only the branches that can
+//! accept the instance's tag: those whose `const` / `enum` lists its value, minus those
+//! whose `not` / `enum` excludes it, and, for an object without the tag, those that do not
+//! require it. It only reads facts every passing instance must meet (through `$ref`,
+//! schema-object conjunctions, `properties`, `required`, and nested `anyOf` / `oneOf`
+//! whose every branch agrees), so skipping the other branches never changes a verdict:
+//! they would fail on the tag.
 
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
+use crate::json::types::TypeSet;
 use crate::program::{Node, Program, Switch};
-use ahash::AHashMap;
+use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
 
 /// Fewer branches than this are cheap enough to try one by one.
@@ -41,20 +44,49 @@ impl Compiler<'_> {
     }
 }
 
+/// What a branch requires of an instance's properties, whenever it passes.
+#[derive(Default)]
+struct Facts<'p> {
+    /// Property → the strings its value must be one of, when present.
+    only: AHashMap<&'p str, Vec<&'p str>>,
+    /// Property → strings its value must not be.
+    not: AHashMap<&'p str, Vec<&'p str>>,
+    /// Properties that must be present.
+    required: AHashSet<&'p str>,
+}
+
+impl<'p> Facts<'p> {
+    /// What every one of `branches` requires: the facts of a disjunction.
+    fn common(branches: Vec<Facts<'p>>) -> Facts<'p> {
+        let mut branches = branches.into_iter();
+        let Some(mut common) = branches.next() else {
+            return Facts::default();
+        };
+        common.not.clear();
+        for branch in branches {
+            common
+                .required
+                .retain(|name| branch.required.contains(name));
+            common.only.retain(|name, _| branch.only.contains_key(name));
+            for (name, values) in &mut common.only {
+                values.extend(&branch.only[name]);
+            }
+        }
+        common
+    }
+}
+
 /// The switch for a branch list, if a property discriminates at least half of them.
 fn plan(program: &Program, one: bool, branches: Span) -> Option<Switch> {
-    let tags: Vec<AHashMap<&str, Vec<&str>>> = program.edges[branches]
+    let facts: Vec<Facts> = program.edges[branches]
         .iter()
-        .map(|&branch| {
-            let mut found = AHashMap::new();
-            collect(program, branch, MAX_HOPS, &mut found);
-            found
-        })
+        .map(|&branch| facts_of(program, branch, MAX_HOPS))
         .collect();
-    // The property constrained in the most branches.
+    // The property pinned in the most branches.
     let mut counts: AHashMap<&str, u32> = AHashMap::new();
-    for tag in &tags {
-        for &property in tag.keys() {
+    for branch in &facts {
+        let pinned = branch.only.keys().chain(branch.not.keys());
+        for &property in pinned.collect::<AHashSet<_>>() {
             *counts.entry(property).or_default() += 1;
         }
     }
@@ -64,65 +96,125 @@ fn plan(program: &Program, one: bool, branches: Span) -> Option<Switch> {
     if count * 2 < branches.len {
         return None;
     }
-    let mut cases: AHashMap<&str, Vec<u32>> = AHashMap::new();
-    let mut always = Vec::new();
-    for (position, tag) in tags.iter().enumerate() {
-        match tag.get(property) {
-            Some(values) => {
+    let mut listing: AHashMap<&str, Vec<u32>> = AHashMap::new();
+    let mut open = Vec::new();
+    let mut absent = Vec::new();
+    // Branches open to every value but some, with the values they exclude.
+    let mut excluding: Vec<(u32, &[&str])> = Vec::new();
+    for (position, branch) in facts.iter().enumerate() {
+        let position = position as u32;
+        if let Some(values) = branch.only.get(property) {
+            for value in values {
+                listing.entry(value).or_default().push(position);
+            }
+        } else {
+            open.push(position);
+            if let Some(values) = branch.not.get(property) {
+                excluding.push((position, values));
                 for value in values {
-                    cases.entry(value).or_default().push(position as u32);
+                    listing.entry(value).or_default();
                 }
             }
-            None => always.push(position as u32),
+        }
+        if !branch.required.contains(property) {
+            absent.push(position);
         }
     }
-    let mut cases: Vec<(Box<str>, Vec<u32>)> =
-        cases.into_iter().map(|(v, b)| (v.into(), b)).collect();
+    let mut cases: Vec<(Box<str>, Vec<u32>)> = listing
+        .into_iter()
+        .map(|(value, mut positions)| {
+            positions.extend(open.iter().copied().filter(|&position| {
+                !excluding
+                    .iter()
+                    .any(|&(at, values)| at == position && values.contains(&value))
+            }));
+            positions.sort_unstable();
+            positions.dedup();
+            (value.into(), positions)
+        })
+        .collect();
     cases.sort_by(|a, b| a.0.cmp(&b.0));
     Some(Switch {
         one,
         branches,
         property: property.into(),
         cases,
-        always,
+        open,
+        absent,
     })
 }
 
-/// Records, for each property `node` requires (when present) to hold one of some strings,
-/// those strings. Follows only conjunctive structure, so each record is a necessary
-/// condition for `node` to pass.
-fn collect<'p>(
-    program: &'p Program,
-    node: NodeId,
-    hops: u32,
-    found: &mut AHashMap<&'p str, Vec<&'p str>>,
-) {
+/// The facts `node` establishes, following only conjunctive structure (and disjunctions
+/// whose branches all agree), so each fact is a necessary condition for `node` to pass.
+fn facts_of(program: &Program, node: NodeId, hops: u32) -> Facts<'_> {
+    let mut facts = Facts::default();
+    collect(program, node, hops, &mut facts);
+    facts
+}
+
+fn collect<'p>(program: &'p Program, node: NodeId, hops: u32, facts: &mut Facts<'p>) {
     if hops == 0 {
         return;
     }
+    let disjunction = |span: Span, facts: &mut Facts<'p>| {
+        // A switch only ever sees objects: branches that reject objects do not count.
+        let branches = program.edges[span]
+            .iter()
+            .filter(|&&branch| program.admits[branch.index()].admits(TypeSet::OBJECT))
+            .map(|&branch| facts_of(program, branch, hops - 1))
+            .collect();
+        let common = Facts::common(branches);
+        for (name, values) in common.only {
+            facts.only.entry(name).or_insert(values);
+        }
+        facts.required.extend(common.required);
+    };
     match program.nodes[node.index()] {
         Node::Ref(target) | Node::Scope { body: target, .. } => {
-            collect(program, target, hops - 1, found)
+            collect(program, target, hops - 1, facts)
         }
         Node::All(span) | Node::Checks(span) => {
             for &part in &program.edges[span] {
-                collect(program, part, hops - 1, found);
+                collect(program, part, hops - 1, facts);
             }
         }
+        Node::Any(span) | Node::One(span) => disjunction(span, facts),
+        Node::Switch(table) => disjunction(program.switches[table.index()].branches, facts),
         Node::Unevaluated(table) => collect(
             program,
             program.unevaluated[table.index()].body,
             hops - 1,
-            found,
+            facts,
         ),
+        Node::Required(names) => facts
+            .required
+            .extend(program.strings[names].iter().map(|name| &**name)),
         Node::Properties(table) => {
-            for (name, value_node) in &program.properties[table.index()].named {
+            let table = &program.properties[table.index()];
+            if let Some(required) = table.required_node {
+                collect(program, required, hops - 1, facts);
+            }
+            for (name, value_node) in &table.named {
                 if let Some(values) = strings_required(program, *value_node) {
-                    found.entry(name).or_insert(values);
+                    facts.only.entry(name).or_insert(values);
+                } else if let Some(values) = strings_excluded(program, *value_node) {
+                    facts.not.entry(name).or_insert(values);
                 }
             }
         }
         _ => {}
+    }
+}
+
+/// The strings a value must not be to pass `node`, when `node` says so with a `not` of a
+/// `const` or an `enum` of strings (alone or among other checks).
+fn strings_excluded(program: &Program, node: NodeId) -> Option<Vec<&str>> {
+    match program.nodes[node.index()] {
+        Node::Not(inner) => strings_required(program, inner),
+        Node::All(span) => program.edges[span]
+            .iter()
+            .find_map(|&part| strings_excluded(program, part)),
+        _ => None,
     }
 }
 

@@ -67,29 +67,29 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             })
     }
 
-    /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): only the
-    /// branches that accept the instance's tag value are tried. The explaining mode and
-    /// instances without the tag take the general path.
+    /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): against an
+    /// object, only the branches that may accept its tag (or its lack of one) are tried.
+    /// The explaining mode and other instances take the general path.
     #[inline(never)]
     pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
         let program = self.program;
         let spec = &program.switches[table];
-        let tag = match instance {
-            Value::Object(map) if !EXPLAIN => map.get(&*spec.property),
-            _ => None,
+        let candidates = match instance {
+            Value::Object(map) if !EXPLAIN => match map.get(&*spec.property) {
+                Some(tag) => spec.case(tag),
+                None => &spec.absent,
+            },
+            _ => {
+                return if spec.one {
+                    self.one_of(id, instance, spec.branches)
+                } else {
+                    self.any_of(id, instance, spec.branches)
+                };
+            }
         };
-        let Some(tag) = tag else {
-            return if spec.one {
-                self.one_of(id, instance, spec.branches)
-            } else {
-                self.any_of(id, instance, spec.branches)
-            };
-        };
-        // A tag that is not a string matches no `const` / `enum` of strings.
-        let cases = tag.as_str().map_or(&[][..], |value| spec.case(value));
         let branches = &program.edges[spec.branches];
         let mut passed = 0;
-        for &position in cases.iter().chain(&spec.always) {
+        for &position in candidates {
             let branch = branches[position as usize];
             if !program.admits[branch.index()].admits(TypeSet::OBJECT) {
                 continue;
