@@ -32,8 +32,16 @@ fn repr(n: &Number) -> Repr {
 pub(crate) fn is_integer(n: &Number) -> bool {
     match repr(n) {
         Repr::Int(_) => true,
-        Repr::Float(f) => f.is_finite() && f.fract() == 0.0,
+        Repr::Float(f) => is_integral(f),
     }
+}
+
+/// Whether a float has no fractional part. Out of line on purpose: inlined, its `trunc`
+/// call was hoisted out of the interpreter's leaf loops and paid on every visit, number
+/// or not.
+#[inline(never)]
+fn is_integral(f: f64) -> bool {
+    f.is_finite() && f.fract() == 0.0
 }
 
 /// Compares an integer with a float exactly.

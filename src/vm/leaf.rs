@@ -43,14 +43,26 @@ fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
     (true, work)
 }
 
-/// The verdict of a leaf part: plain leaves inline, fused ones by recursion.
+/// The verdict of a leaf part: `type` and item counts inline, fused parts by recursion, other plain
+/// leaves through a call. Keeping the rarer checks out of line matters: inlined whole,
+/// their setup was hoisted out of the loops of [`checks`] and [`each_item`] and paid on
+/// every call, however few parts ran.
 #[inline(always)]
 fn fused_or_plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
     match node {
+        Node::Type(set) => (set.matches(value), 0),
         Node::Checks(span) => checks(program, span, value),
         Node::EachItem(rest) => each_item(program, rest, value),
-        _ => plain(program, node, value),
+        // Tuple sizes (`[lon, lat]`), cheap enough to inline.
+        Node::MinItems(_) | Node::MaxItems(_) => plain(program, node, value),
+        _ => plain_out_of_line(program, node, value),
     }
+}
+
+/// [`plain`], not inlined (see [`fused_or_plain`]).
+#[inline(never)]
+fn plain_out_of_line(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+    plain(program, node, value)
 }
 
 /// A [`Node::EachItem`]: every item passes the leaf `rest`; one step per item.
