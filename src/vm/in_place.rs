@@ -21,7 +21,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 continue;
             }
             let marks = self.marks.len();
-            if self.eval(child, instance) {
+            if self.verdict(child, instance) {
                 any = true;
                 // Annotations of every passing branch count for `unevaluated*`.
                 if !self.tracking {
@@ -48,7 +48,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 continue;
             }
             let marks = self.marks.len();
-            if self.eval(child, instance) {
+            if self.verdict(child, instance) {
                 if let Some(first) = passed {
                     self.errors.truncate(errors);
                     return self.fail(id, instance, Kind::OneOf, |v| {
@@ -115,7 +115,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
         let (errors, marks) = (self.errors.len(), self.marks.len());
         let tracking = std::mem::replace(&mut self.tracking, false);
-        let inner = self.eval(child, instance);
+        let inner = self.verdict(child, instance);
         self.tracking = tracking;
         self.errors.truncate(errors);
         self.marks.truncate(marks);
@@ -134,7 +134,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         otherwise: NodeId,
     ) -> bool {
         let (errors, marks) = (self.errors.len(), self.marks.len());
-        let passed = self.eval(test, instance);
+        let passed = self.verdict(test, instance);
         self.errors.truncate(errors);
         if passed {
             self.eval(then, instance)
@@ -148,7 +148,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
         if self.tracking {
             let (errors, marks) = (self.errors.len(), self.marks.len());
-            if !self.eval(test, instance) {
+            if !self.verdict(test, instance) {
                 self.marks.truncate(marks);
             }
             self.errors.truncate(errors);

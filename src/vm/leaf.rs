@@ -6,7 +6,7 @@
 //! the fast path never builds a message, and the explaining path asks for one only after
 //! the verdict said no, so both paths agree by construction.
 
-use super::show;
+use super::show::{quote_into, show, show_into};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, NumId, Span};
 use crate::json::{equal, number, types};
@@ -207,23 +207,18 @@ pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind
                 ),
             )]
         }
-        Node::Enum(span) => {
-            let list: Vec<String> = program.values[span].iter().map(show).collect();
-            vec![(
-                Kind::Enum,
-                format!("expected one of {}, got {}", list.join(", "), show(value)),
-            )]
-        }
-        Node::StringEnum(span) => {
-            let list: Vec<String> = program.strings[span]
-                .iter()
-                .map(|s| format!("{s:?}"))
-                .collect();
-            vec![(
-                Kind::Enum,
-                format!("expected one of {}, got {}", list.join(", "), show(value)),
-            )]
-        }
+        Node::Enum(span) => vec![(
+            Kind::Enum,
+            not_one_of(program.values[span].iter(), show_into, value),
+        )],
+        Node::StringEnum(span) => vec![(
+            Kind::Enum,
+            not_one_of(
+                program.strings[span].iter(),
+                |out, s| quote_into(out, s),
+                value,
+            ),
+        )],
         Node::Minimum(n) => range(n, "less than the minimum of"),
         Node::Maximum(n) => range(n, "greater than the maximum of"),
         Node::ExclusiveMinimum(n) => range(n, "not greater than the exclusive minimum of"),
@@ -301,6 +296,24 @@ pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind
         },
         _ => Vec::new(),
     }
+}
+
+/// "expected one of A, B, got C", written into one string.
+fn not_one_of<T>(
+    options: impl Iterator<Item = T>,
+    mut write: impl FnMut(&mut String, T),
+    value: &Value,
+) -> String {
+    let mut message = String::from("expected one of ");
+    for (i, option) in options.enumerate() {
+        if i > 0 {
+            message.push_str(", ");
+        }
+        write(&mut message, option);
+    }
+    message.push_str(", got ");
+    show_into(&mut message, value);
+    message
 }
 
 fn len(value: &Value) -> usize {

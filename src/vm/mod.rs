@@ -15,6 +15,7 @@ mod children;
 mod in_place;
 mod leaf;
 mod marks;
+mod show;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId};
@@ -23,6 +24,7 @@ use crate::program::{Node, Program};
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
+use show::show;
 use std::fmt::Write;
 
 /// Bounds on one validation run.
@@ -235,17 +237,21 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
 
     #[cold]
     fn stop(&mut self, id: NodeId, instance: &Value) -> bool {
+        let kind = if self.steps == 0 {
+            Kind::BudgetExhausted
+        } else {
+            Kind::DepthExceeded
+        };
+        self.record_stop(id, instance, kind)
+    }
+
+    /// Stops the run for `kind` (once: the first stop is the one reported).
+    #[cold]
+    fn record_stop(&mut self, id: NodeId, instance: &Value, kind: Kind) -> bool {
         if self.stopped.is_none() {
-            let (kind, message) = if self.steps == 0 {
-                (
-                    Kind::BudgetExhausted,
-                    "validation step budget exhausted before a verdict",
-                )
-            } else {
-                (
-                    Kind::DepthExceeded,
-                    "validation nesting exceeds the depth limit",
-                )
+            let message = match kind {
+                Kind::BudgetExhausted => "validation step budget exhausted before a verdict",
+                _ => "validation nesting exceeds the depth limit",
             };
             self.stopped = Some(kind);
             if EXPLAIN {
@@ -258,6 +264,51 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         // Every later evaluation stops at once.
         self.steps = 0;
         false
+    }
+
+    /// The verdict of node `id` on `instance` where its errors would be discarded anyway
+    /// (branches of `anyOf` / `oneOf`, `not`, the `if` test): in explaining mode it runs as
+    /// the fast mode does, since building messages nobody reads is most of an explaining
+    /// pass's cost. Marks, the dynamic scope, the budget and a stop carry over.
+    #[inline]
+    fn verdict(&mut self, id: NodeId, instance: &Value) -> bool {
+        if !EXPLAIN {
+            return self.eval(id, instance);
+        }
+        self.quietly(id, instance, |fast| fast.eval(id, instance))
+    }
+
+    /// Runs `run` on a fast-mode interpreter sharing this one's state (see [`Vm::verdict`]);
+    /// a stop inside is recorded here, at `id`.
+    fn quietly(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        run: impl FnOnce(&mut Vm<'p, false>) -> bool,
+    ) -> bool {
+        let mut fast = Vm::<false> {
+            program: self.program,
+            marks: std::mem::take(&mut self.marks),
+            tracking: self.tracking,
+            scopes: std::mem::take(&mut self.scopes),
+            depth: self.depth,
+            max_depth: self.max_depth,
+            stack: self.stack,
+            steps: self.steps,
+            stopped: self.stopped,
+            stop_error: None,
+            errors: Vec::new(),
+            path: String::new(),
+            exhaustive: false,
+        };
+        let ok = run(&mut fast);
+        self.marks = std::mem::take(&mut fast.marks);
+        self.scopes = std::mem::take(&mut fast.scopes);
+        self.steps = fast.steps;
+        match (self.stopped, fast.stopped) {
+            (None, Some(kind)) => self.record_stop(id, instance, kind),
+            _ => ok,
+        }
     }
 
     /// Records a failure of node `id` (in explaining mode) and returns `false`.
@@ -347,69 +398,5 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             // Leaves never get here: `eval` settles them.
             _ => true,
         }
-    }
-}
-
-/// A short rendering of a value for messages: compact JSON, nested containers past the
-/// second level elided, cut after about 60 characters. It never recurses deeply, so it is
-/// safe on instances of any depth.
-fn show(value: &Value) -> String {
-    const LIMIT: usize = 60;
-    fn render(value: &Value, out: &mut String, levels: u8) {
-        if out.len() > LIMIT {
-            return;
-        }
-        match value {
-            Value::Array(items) if levels == 0 && !items.is_empty() => out.push_str("[...]"),
-            Value::Object(map) if levels == 0 && !map.is_empty() => out.push_str("{...}"),
-            Value::Array(items) => {
-                out.push('[');
-                for (i, item) in items.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    render(item, out, levels - 1);
-                }
-                out.push(']');
-            }
-            Value::Object(map) => {
-                out.push('{');
-                for (i, (key, item)) in map.iter().enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "{}:", Value::String(key.clone()));
-                    render(item, out, levels - 1);
-                }
-                out.push('}');
-            }
-            scalar => {
-                let _ = write!(out, "{scalar}");
-            }
-        }
-    }
-    let mut text = String::new();
-    render(value, &mut text, 2);
-    if text.len() > LIMIT {
-        let cut = (0..=LIMIT - 3)
-            .rev()
-            .find(|&i| text.is_char_boundary(i))
-            .unwrap_or(0);
-        text.truncate(cut);
-        text.push_str("...");
-    }
-    text
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn values_are_shown_short_and_shallow() {
-        assert_eq!(show(&json!({"a": [1, [2, [3]]]})), r#"{"a":[1,[...]]}"#);
-        assert_eq!(show(&json!("x".repeat(100))).len(), 60);
-        assert_eq!(show(&json!([])), "[]");
     }
 }
