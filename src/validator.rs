@@ -92,9 +92,9 @@ impl Validator {
 
     /// The fast verdict first, so the explaining pass runs only for invalid instances and
     /// every entry point agrees with [`Validator::is_valid`].
-    fn errors(&self, instance: &Value, exhaustive: bool) -> Vec<ValidationError> {
+    fn errors(&self, instance: &Value, exhaustive: bool) -> vm::Errors {
         if self.is_valid(instance) {
-            Vec::new()
+            vm::Errors::new()
         } else {
             vm::errors(&self.program, instance, self.limits, exhaustive)
         }

@@ -5,6 +5,7 @@
 
 use super::leaf;
 use super::marks::{self, Mark};
+use super::show::quoted_in;
 use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
@@ -132,12 +133,16 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             return false;
         }
         let mut ok = true;
-        // A folded `required`: too few keys to hold every required name settles it now.
-        if map.len() < spec.required_count as usize {
-            ok = self.missing_required(spec, instance);
-            if !self.keep_going() {
-                return false;
+        // A folded `required` is counted in the pass below (too few keys settle it at
+        // once), and explained by running the `Required` node itself. Collecting every
+        // error, that node runs first, so errors come in the order the schema gives.
+        let count_required = !self.keep_going();
+        if !count_required {
+            if let Some(required) = spec.required_node {
+                ok = self.eval(required, instance);
             }
+        } else if map.len() < spec.required_count as usize {
+            return self.missing_required(spec, instance);
         }
         let mut required_met = 0;
         // One pass over the instance's keys. Costly named schemas (references, nested
@@ -149,7 +154,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let position = spec.position(key);
             if let Some(i) = position {
                 let node = spec.named[i].1;
-                if spec.required_count > 0 && spec.required[i] {
+                if count_required && spec.required_count > 0 && spec.required[i] {
                     required_met += 1;
                 }
                 if spec.costs[i] >= Program::COSTLY {
@@ -178,11 +183,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         }
         // Before any costly property: a missing required name is the cheaper verdict.
-        if required_met < spec.required_count && map.len() >= spec.required_count as usize {
-            ok &= self.missing_required(spec, instance);
-            if !self.keep_going() {
-                return false;
-            }
+        if count_required && required_met < spec.required_count {
+            return self.missing_required(spec, instance);
         }
         deferred.sort_by_key(|&(cost, ..)| cost);
         // By reference: moving the SmallVec would copy its whole inline buffer.
@@ -206,23 +208,31 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     /// failure, which may need explaining) goes through [`Vm::descend`].
     #[inline(always)]
     fn property(&mut self, node: NodeId, key: &str, value: &Value) -> bool {
-        if let Node::Type(set) = self.program.nodes[node.index()] {
-            if set.matches(value) && self.steps != 0 {
+        match self.program.nodes[node.index()] {
+            Node::Type(set) if set.matches(value) && self.steps != 0 => {
                 self.steps -= 1;
                 return true;
             }
+            Node::Checks(span) if EXPLAIN => {
+                // The explaining mode would push the key onto the path for nothing.
+                if let (true, work) = leaf::checks(self.program, span, value) {
+                    if self.steps > work as u64 {
+                        self.steps -= work as u64 + 1;
+                        return true;
+                    }
+                }
+            }
+            _ => {}
         }
         self.descend(node, value, Step::Key(key))
     }
 
     /// The verdict of a folded `required` that some name failed: `false`, with the
-    /// `Required` node's own errors when explaining.
+    /// `Required` node's own error when explaining.
     #[cold]
     fn missing_required(&mut self, spec: &Properties, instance: &Value) -> bool {
-        if EXPLAIN {
-            if let Some(node) = spec.required_node {
-                return self.eval(node, instance);
-            }
+        if let (true, Some(node)) = (EXPLAIN, spec.required_node) {
+            return self.eval(node, instance);
         }
         false
     }
@@ -242,7 +252,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 pointer::push(&mut self.path, key);
             }
             let ok = self.fail(id, value, Kind::Unexpected, |_| {
-                format!("property {key:?} is not allowed")
+                quoted_in("property ", key, " is not allowed")
             });
             self.path.truncate(len);
             return ok;

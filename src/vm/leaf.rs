@@ -6,7 +6,7 @@
 //! the fast path never builds a message, and the explaining path asks for one only after
 //! the verdict said no, so both paths agree by construction.
 
-use super::show::{quote_into, show, show_into};
+use super::show::{quote_into, quoted_in, show, show_into};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, NumId, Span};
 use crate::json::{equal, number, types};
@@ -31,7 +31,7 @@ pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> Option<(b
 
 /// A [`Node::Checks`]: its parts in order, stopping at the first that fails. The
 /// compiler bounds how deeply `Checks` and `EachItem` nest, so this recursion is shallow.
-fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
+pub(super) fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
     let mut work = 0;
     for &part in &program.edges[span] {
         let (ok, cost) = fused_or_plain(program, program.nodes[part.index()], value);
@@ -272,7 +272,7 @@ pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind
                 .map(|name| {
                     (
                         Kind::Required,
-                        format!("missing required property {name:?}"),
+                        quoted_in("missing required property ", name, ""),
                     )
                 })
                 .collect(),
@@ -304,7 +304,9 @@ fn not_one_of<T>(
     mut write: impl FnMut(&mut String, T),
     value: &Value,
 ) -> String {
-    let mut message = String::from("expected one of ");
+    // Sized for a few short options and a rendering: growing costs more than all the rest.
+    let mut message = String::with_capacity(160);
+    message.push_str("expected one of ");
     for (i, option) in options.enumerate() {
         if i > 0 {
             message.push_str(", ");

@@ -52,7 +52,7 @@ pub(crate) fn errors(
     instance: &Value,
     limits: Limits,
     exhaustive: bool,
-) -> Vec<ValidationError> {
+) -> Errors {
     let mut vm = Vm::<true>::new(program, limits);
     vm.exhaustive = exhaustive;
     vm.eval(program.root, instance);
@@ -71,6 +71,9 @@ pub(crate) fn errors(
     }
     errors
 }
+
+/// Collected errors: `validate` wants one, which then needs no allocation of its own.
+pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
 
 /// One instance location step, for building error paths.
 #[derive(Clone, Copy)]
@@ -98,7 +101,7 @@ struct Vm<'p, const EXPLAIN: bool> {
     /// that no branch can discard it.
     stop_error: Option<ValidationError>,
     /// Collected errors (explaining mode only).
-    errors: Vec<ValidationError>,
+    errors: Errors,
     /// The JSON Pointer of the current instance location (explaining mode only).
     path: String,
     /// Whether the explaining mode keeps going after a failure to find every error.
@@ -118,8 +121,13 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             steps: limits.max_steps,
             stopped: None,
             stop_error: None,
-            errors: Vec::new(),
-            path: String::new(),
+            errors: Errors::new(),
+            // Room for a typical instance path, so that descending rarely reallocates.
+            path: if EXPLAIN {
+                String::with_capacity(64)
+            } else {
+                String::new()
+            },
             exhaustive: true,
         }
     }
@@ -297,7 +305,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             steps: self.steps,
             stopped: self.stopped,
             stop_error: None,
-            errors: Vec::new(),
+            errors: Errors::new(),
             path: String::new(),
             exhaustive: false,
         };
@@ -324,7 +332,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             let location = self.program.locations.get(id);
             self.errors.push(ValidationError::new(
                 kind,
-                self.path.clone(),
+                &self.path,
                 location,
                 message(instance),
             ));

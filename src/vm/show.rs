@@ -16,7 +16,7 @@ const LIMIT: usize = 60;
 /// A short rendering of a value for messages: compact JSON, nested containers past the
 /// second level elided, cut after about 60 characters.
 pub(super) fn show(value: &Value) -> String {
-    let mut text = String::new();
+    let mut text = String::with_capacity(LIMIT + 8);
     show_into(&mut text, value);
     text
 }
@@ -74,6 +74,15 @@ fn render(value: &Value, out: &mut String, start: usize, levels: u8) {
             out.push('}');
         }
     }
+}
+
+/// `before`, `text` as a JSON string literal, then `after`: a message naming a property.
+pub(super) fn quoted_in(before: &str, text: &str, after: &str) -> String {
+    let mut message = String::with_capacity(before.len() + text.len() + after.len() + 2);
+    message.push_str(before);
+    quote_into(&mut message, text);
+    message.push_str(after);
+    message
 }
 
 /// Appends `text` as a JSON string literal.
