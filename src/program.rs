@@ -78,9 +78,8 @@ pub(crate) enum Node {
     Const(ValueId),
     /// `enum`: JSON equality with one of the values in the span (of `values`).
     Enum(Span),
-    /// `enum` whose options are all strings (more than a few): the value must be one of
-    /// the strings in the span (of `strings`), sorted for binary search.
-    StringEnum(Span),
+    /// `enum` whose options are all strings: the value must be in the [`StringSet`].
+    StringEnum(TableId),
     /// `minimum` (and draft 4 `minimum` without `exclusiveMinimum: true`).
     Minimum(NumId),
     /// `maximum`.
@@ -201,6 +200,65 @@ impl Switch {
         self.cases
             .binary_search_by(|(v, _)| v.as_ref().cmp(value))
             .map_or(&self.open, |i| &self.cases[i].1)
+    }
+}
+
+/// The operands of [`Node::StringEnum`]: a set of strings, found by [`probe`] (a binary
+/// search over words, or a scan of a few) and a byte compare of the one candidate.
+#[derive(Clone, Debug)]
+pub(crate) struct StringSet {
+    /// [`probe`] of each of `strings`, ascending.
+    probes: Box<[u64]>,
+    /// The distinct strings, in probe order.
+    strings: Box<[Box<str>]>,
+    /// The `enum` as written (a span of `values`), for messages.
+    pub(crate) listed: Span,
+}
+
+impl StringSet {
+    /// Sets shorter than this are scanned rather than searched.
+    const SCAN_UP_TO: usize = 8;
+
+    /// The set of `options`, listed in the schema as the `listed` values.
+    pub(crate) fn new(options: &[&str], listed: Span) -> StringSet {
+        let mut entries: Vec<(u64, &str)> = options.iter().map(|s| (probe(s), *s)).collect();
+        entries.sort_unstable();
+        entries.dedup();
+        StringSet {
+            probes: entries.iter().map(|&(p, _)| p).collect(),
+            strings: entries.iter().map(|&(_, s)| Box::from(s)).collect(),
+            listed,
+        }
+    }
+
+    /// Whether `text` is in the set.
+    #[inline]
+    pub(crate) fn contains(&self, text: &str) -> bool {
+        let probe = probe(text);
+        let start = if self.probes.len() <= Self::SCAN_UP_TO {
+            0
+        } else {
+            self.probes.partition_point(|&p| p < probe)
+        };
+        for (i, &p) in self.probes.iter().enumerate().skip(start) {
+            if p == probe && same_bytes(self.strings[i].as_bytes(), text.as_bytes()) {
+                return true;
+            }
+            if p > probe {
+                break;
+            }
+        }
+        false
+    }
+
+    /// The strings of the set (in no particular order).
+    pub(crate) fn strings(&self) -> &[Box<str>] {
+        &self.strings
+    }
+
+    /// How many strings the set holds.
+    pub(crate) fn len(&self) -> usize {
+        self.strings.len()
     }
 }
 
@@ -401,6 +459,8 @@ pub(crate) struct Program {
     pub(crate) dynamic_refs: Vec<DynamicRef>,
     /// [`Node::Switch`] operands.
     pub(crate) switches: Vec<Switch>,
+    /// [`Node::StringEnum`] operands.
+    pub(crate) string_sets: Vec<StringSet>,
     /// [`Node::Format`] operands.
     pub(crate) formats: Vec<Format>,
     /// `dependentRequired`: a property name and the span (of `strings`) it requires.
@@ -493,6 +553,11 @@ impl Program {
             + table(&self.unevaluated)
             + table(&self.dynamic_refs)
             + table(&self.switches)
+            + self
+                .string_sets
+                .iter()
+                .map(|set| set.strings.iter().map(|s| s.len() + 16 + 8).sum::<usize>())
+                .sum::<usize>()
             + table(&self.formats)
             + table(&self.dependent_required)
             + table(&self.dependent_schemas)

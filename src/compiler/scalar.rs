@@ -7,13 +7,14 @@ use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
 use crate::json::types::TypeSet;
-use crate::program::{Format, Node};
+use crate::program::{Format, Node, StringSet};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use smallvec::SmallVec;
 
-/// An `enum` of more strings than this becomes a [`Node::StringEnum`].
-const STRING_ENUM_FROM: usize = 4;
+/// An `enum` of at least this many strings (and nothing else) becomes a
+/// [`Node::StringEnum`].
+const STRING_ENUM_FROM: usize = 2;
 
 /// A numeric keyword and the node it lowers to.
 type Bound = (Keyword, fn(NumId) -> Node);
@@ -39,28 +40,24 @@ impl<'a> Compiler<'a> {
                 return Err(self.invalid(schema, Keyword::Enum, "expected an array"));
             };
             let strings: Option<Vec<&str>> = options.iter().map(Value::as_str).collect();
+            let start = self.program.values.len() as u32;
+            self.program.values.extend(options.iter().cloned());
+            let listed = Span {
+                start,
+                len: options.len() as u32,
+            };
             let node = match strings {
-                // A binary search beats comparing JSON values one by one.
-                Some(mut strings) if strings.len() > STRING_ENUM_FROM => {
-                    strings.sort_unstable();
-                    strings.dedup();
-                    let start = self.program.strings.len() as u32;
+                // Strings are found by length, first byte and one compare; JSON equality
+                // against each option costs more from two options on.
+                Some(strings) if strings.len() >= STRING_ENUM_FROM => {
+                    let id = TableId::new(self.program.string_sets.len())
+                        .expect("fewer than 2^32 tables");
                     self.program
-                        .strings
-                        .extend(strings.iter().map(|s| Box::from(*s)));
-                    Node::StringEnum(Span {
-                        start,
-                        len: strings.len() as u32,
-                    })
+                        .string_sets
+                        .push(StringSet::new(&strings, listed));
+                    Node::StringEnum(id)
                 }
-                _ => {
-                    let start = self.program.values.len() as u32;
-                    self.program.values.extend(options.iter().cloned());
-                    Node::Enum(Span {
-                        start,
-                        len: options.len() as u32,
-                    })
-                }
+                _ => Node::Enum(listed),
             };
             parts.push(self.push_at(schema, Keyword::Enum, node));
         }

@@ -227,7 +227,13 @@ fn strings_required(program: &Program, node: NodeId) -> Option<Vec<&str>> {
     match program.nodes[node.index()] {
         Node::Const(value) => strings(std::slice::from_ref(&program.values[value.index()])),
         Node::Enum(span) => strings(&program.values[span]),
-        Node::StringEnum(span) => Some(program.strings[span].iter().map(|s| &**s).collect()),
+        Node::StringEnum(table) => Some(
+            program.string_sets[table.index()]
+                .strings()
+                .iter()
+                .map(|s| &**s)
+                .collect(),
+        ),
         Node::Checks(span) | Node::All(span) => program.edges[span]
             .iter()
             .find_map(|&part| strings_required(program, part)),

@@ -6,7 +6,7 @@
 //! the fast path never builds a message, and the explaining path asks for one only after
 //! the verdict said no, so both paths agree by construction.
 
-use super::show::{quote_into, quoted_in, show, show_into};
+use super::show::{quoted_in, show, show_into};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, NumId, Span};
 use crate::json::{equal, number, types};
@@ -101,12 +101,10 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
                 options.len(),
             );
         }
-        (Node::StringEnum(span), _) => {
-            let strings = &program.strings[span];
-            let found = value
-                .as_str()
-                .is_some_and(|s| strings.binary_search_by(|o| o.as_ref().cmp(s)).is_ok());
-            return (found, strings.len().ilog2() as usize);
+        (Node::StringEnum(table), _) => {
+            let set = &program.string_sets[table];
+            let found = value.as_str().is_some_and(|s| set.contains(s));
+            return (found, set.len().checked_ilog2().unwrap_or(0) as usize);
         }
         (Node::Minimum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Less,
         (Node::Maximum(n), Value::Number(v)) => compare(program, v, n) != Ordering::Greater,
@@ -211,11 +209,11 @@ pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind
             Kind::Enum,
             not_one_of(program.values[span].iter(), show_into, value),
         )],
-        Node::StringEnum(span) => vec![(
+        Node::StringEnum(table) => vec![(
             Kind::Enum,
             not_one_of(
-                program.strings[span].iter(),
-                |out, s| quote_into(out, s),
+                program.values[program.string_sets[table].listed].iter(),
+                show_into,
                 value,
             ),
         )],
