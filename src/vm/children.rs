@@ -208,21 +208,17 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     /// failure, which may need explaining) goes through [`Vm::descend`].
     #[inline(always)]
     fn property(&mut self, node: NodeId, key: &str, value: &Value) -> bool {
-        match self.program.nodes[node.index()] {
-            Node::Type(set) if set.matches(value) && self.steps != 0 => {
-                self.steps -= 1;
-                return true;
-            }
-            Node::Checks(span) if EXPLAIN => {
-                // The explaining mode would push the key onto the path for nothing.
-                if let (true, work) = leaf::checks(self.program, span, value) {
-                    if self.steps > work as u64 {
-                        self.steps -= work as u64 + 1;
-                        return true;
-                    }
+        if self.passing_type(node, value) {
+            return true;
+        }
+        if let (true, Node::Checks(span)) = (EXPLAIN, self.program.nodes[node.index()]) {
+            // The explaining mode would push the key onto the path for nothing.
+            if let (true, work) = leaf::checks(self.program, span, value) {
+                if self.steps > work as u64 {
+                    self.steps -= work as u64 + 1;
+                    return true;
                 }
             }
-            _ => {}
         }
         self.descend(node, value, Step::Key(key))
     }
