@@ -14,6 +14,7 @@
 //! backtracking limits, so a hostile schema can neither exhaust memory when
 //! compiled nor make matching run away.
 
+mod lookahead;
 mod translate;
 
 use std::fmt;
@@ -73,6 +74,8 @@ enum Matcher {
     },
     /// The general case: a finite automaton, linear in the haystack.
     Automaton(::regex::Regex),
+    /// `^(?=A)(?=B)C`: every part matches (see the `lookahead` submodule).
+    AllOf(Box<[Matcher]>),
     /// Patterns with backreferences or lookarounds. Boxed because the
     /// compiled program is much larger than the other variants.
     Backtracking(Box<::fancy_regex::Regex>),
@@ -87,7 +90,7 @@ impl Pattern {
     /// run those), and for a pattern whose compiled form exceeds the size
     /// limit.
     pub(crate) fn new(source: &str) -> Result<Pattern, PatternError> {
-        let matcher = match literal_matcher(source) {
+        let matcher = match literal_matcher(source).or_else(|| conjunction(source)) {
             Some(matcher) => matcher,
             None => general_matcher(source)?,
         };
@@ -104,13 +107,24 @@ impl Pattern {
     /// backtracking limit, the answer is `false`: a validator must not
     /// accept an instance it could not check.
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
-        match &self.matcher {
-            Matcher::Always => true,
-            Matcher::Contains(literal) => haystack.contains(&**literal),
-            Matcher::StartsWith(literal) => haystack.starts_with(&**literal),
-            Matcher::EndsWith(literal) => haystack.ends_with(&**literal),
-            Matcher::Equals(literal) => haystack == &**literal,
-            Matcher::CountedRun { run, min, max } => {
+        self.matcher.is_match(haystack)
+    }
+
+    /// The pattern as written in the schema.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.source
+    }
+}
+
+impl Matcher {
+    fn is_match(&self, haystack: &str) -> bool {
+        match self {
+            Self::Always => true,
+            Self::Contains(literal) => haystack.contains(&**literal),
+            Self::StartsWith(literal) => haystack.starts_with(&**literal),
+            Self::EndsWith(literal) => haystack.ends_with(&**literal),
+            Self::Equals(literal) => haystack == &**literal,
+            Self::CountedRun { run, min, max } => {
                 // Every code point takes at least one byte: a cheap early
                 // rejection before scanning.
                 let bytes = u64::try_from(haystack.len()).unwrap_or(u64::MAX);
@@ -124,15 +138,26 @@ impl Pattern {
                 };
                 count >= *min && within_max && run.is_match(haystack)
             }
-            Matcher::Automaton(regex) => regex.is_match(haystack),
-            Matcher::Backtracking(regex) => regex.is_match(haystack).unwrap_or(false),
+            Self::Automaton(regex) => regex.is_match(haystack),
+            Self::AllOf(parts) => parts.iter().all(|part| part.is_match(haystack)),
+            Self::Backtracking(regex) => regex.is_match(haystack).unwrap_or(false),
         }
     }
+}
 
-    /// The pattern as written in the schema.
-    pub(crate) fn as_str(&self) -> &str {
-        &self.source
-    }
+/// The conjunction of a pattern's leading lookaheads and rest, when it has that shape
+/// and every part runs without backtracking (see the `lookahead` submodule).
+fn conjunction(source: &str) -> Option<Matcher> {
+    let parts = lookahead::split(source)?
+        .iter()
+        .map(|part| match literal_matcher(part) {
+            Some(matcher) => Some(matcher),
+            None => general_matcher(part)
+                .ok()
+                .filter(|matcher| !matches!(matcher, Matcher::Backtracking(_))),
+        })
+        .collect::<Option<Vec<Matcher>>>()?;
+    Some(Matcher::AllOf(parts.into_boxed_slice()))
 }
 
 /// Recognises a pattern that is a literal, optionally anchored with a
@@ -690,6 +715,43 @@ mod tests {
                         let _ = p.is_match("a1-(x)\u{E9}\n");
                     }
                 }
+            }
+        }
+    }
+
+    /// Patterns that open with lookaheads, checked against the backtracking engine
+    /// running them whole.
+    const LOOKAHEAD_LED: [&str; 6] = [
+        r"^(?=[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$",
+        r"^(?=!+[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$",
+        r"^(?=.*[a-c])(?=.*\d)[a-z0-9]{3,}$",
+        r"^(?=a|b)[ab]c",
+        r"^(?=(x|y)+)\w*",
+        r"^(?=.{2,4}$)",
+    ];
+
+    #[test]
+    fn lookahead_led_patterns_run_as_conjunctions() {
+        for source in LOOKAHEAD_LED {
+            assert!(
+                matches!(pattern(source).matcher, Matcher::AllOf(_)),
+                "{source}"
+            );
+        }
+        // A backreference keeps the whole pattern on the backtracking engine.
+        assert!(matches!(
+            pattern(r"^(?=(a))\1").matcher,
+            Matcher::Backtracking(_)
+        ));
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn conjunctions_agree_with_backtracking(haystack in "[a-dxy0-9!,;\\[\\] \n]{0,8}") {
+            for source in LOOKAHEAD_LED {
+                let whole = translate(source, Target::Backtracking).unwrap().pattern;
+                let expected = backtracking(&whole).unwrap().is_match(&haystack).unwrap();
+                proptest::prop_assert_eq!(pattern(source).is_match(&haystack), expected, "{} {:?}", source, haystack);
             }
         }
     }
