@@ -60,11 +60,8 @@ fn without_top_level_alternation(text: &str) -> bool {
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' => {
-                if chars.next().is_none() {
-                    return false;
-                }
-            }
+            '\\' if chars.next().is_none() => return false,
+            '\\' => {}
             ']' if in_class => in_class = false,
             _ if in_class => {}
             '[' => in_class = true,
