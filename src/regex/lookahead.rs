@@ -60,8 +60,12 @@ fn without_top_level_alternation(text: &str) -> bool {
     let mut chars = text.chars();
     while let Some(c) = chars.next() {
         match c {
-            '\\' if chars.next().is_none() => return false,
-            '\\' => {}
+            '\\' => {
+                // An escape takes the next character, whatever it is.
+                let Some(_) = chars.next() else {
+                    return false;
+                };
+            }
             ']' if in_class => in_class = false,
             _ if in_class => {}
             '[' => in_class = true,
