@@ -26,7 +26,7 @@ mod switch;
 
 use crate::dialect::{Dialect, Keyword, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
-use crate::ids::{NodeId, ScopeId, Span, StrId};
+use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
 use crate::json::pointer;
 use crate::options::ValidationOptions;
 use crate::program::{Node, Program};
@@ -81,6 +81,9 @@ pub(crate) struct Compiler<'a> {
     pending: Vec<(NodeId, Target)>,
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
+    /// Patterns compiled so far, by source: schemas repeat the same date or identifier
+    /// pattern, and building an automaton costs more than the rest of a keyword.
+    patterns: AHashMap<Box<str>, RegexId>,
     stack: StackGuard,
     /// Subschemas discovered so far, for the subschema-count limit.
     pub(crate) subschemas: u32,
@@ -99,6 +102,7 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         pending: Vec::new(),
         program: Program::default(),
         strings: AHashMap::new(),
+        patterns: AHashMap::new(),
         stack: StackGuard::new(),
         subschemas: 0,
     };

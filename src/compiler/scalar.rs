@@ -158,6 +158,9 @@ impl<'a> Compiler<'a> {
         pointer: &str,
         doc: u32,
     ) -> Result<RegexId, SchemaError> {
+        if let Some(&id) = self.patterns.get(source) {
+            return Ok(id);
+        }
         let pattern = Pattern::new(source).map_err(|e| {
             SchemaError::new(
                 SchemaErrorKind::InvalidPattern,
@@ -167,6 +170,7 @@ impl<'a> Compiler<'a> {
         })?;
         let id = RegexId::new(self.program.regexes.len()).expect("fewer than 2^32 regexes");
         self.program.regexes.push(pattern);
+        self.patterns.insert(source.into(), id);
         Ok(id)
     }
 
