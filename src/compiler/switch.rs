@@ -17,6 +17,7 @@ use crate::json::types::TypeSet;
 use crate::program::{Node, Program, Switch};
 use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
+use std::rc::Rc;
 
 /// Fewer branches than this are cheap enough to try one by one.
 const MIN_BRANCHES: u32 = 4;
@@ -26,21 +27,60 @@ const MAX_HOPS: u32 = 6;
 impl Compiler<'_> {
     /// Replaces discriminated `Any` / `One` nodes with `Switch` nodes.
     pub(crate) fn discriminate(&mut self) {
-        for i in 0..self.program.nodes.len() {
-            let (one, branches) = match self.program.nodes[i] {
-                Node::Any(span) => (false, span),
-                Node::One(span) => (true, span),
-                _ => continue,
-            };
-            if branches.len < MIN_BRANCHES {
-                continue;
-            }
-            if let Some(switch) = plan(&self.program, one, branches) {
-                let id = TableId::new(self.program.switches.len()).expect("fewer than 2^32 tables");
-                self.program.switches.push(switch);
-                self.program.nodes[i] = Node::Switch(id);
-            }
+        // Planned against the unchanged program, then applied: a nested `Any` / `One`
+        // reads the same facts as the `Switch` it may become.
+        let program = &self.program;
+        let mut pins = PinCache {
+            tables: vec![None; program.properties.len()],
+        };
+        let plans: Vec<(usize, Switch)> = (0..program.nodes.len())
+            .filter_map(|i| {
+                let (one, branches) = match program.nodes[i] {
+                    Node::Any(span) => (false, span),
+                    Node::One(span) => (true, span),
+                    _ => return None,
+                };
+                if branches.len < MIN_BRANCHES {
+                    return None;
+                }
+                plan(program, &mut pins, one, branches).map(|switch| (i, switch))
+            })
+            .collect();
+        for (i, switch) in plans {
+            let id = TableId::new(self.program.switches.len()).expect("fewer than 2^32 tables");
+            self.program.switches.push(switch);
+            self.program.nodes[i] = Node::Switch(id);
         }
+    }
+}
+
+/// A property a `properties` table pins: its name, whether the strings are the ones its
+/// value may not be (rather than the ones it must be), and the strings.
+type Pin<'p> = (&'p str, bool, Vec<&'p str>);
+
+/// The pins of each `properties` table, read once: the branches of many `oneOf`s share
+/// their definitions (FHIR's resources sit under hundreds of them).
+struct PinCache<'p> {
+    tables: Vec<Option<Rc<[Pin<'p>]>>>,
+}
+
+impl<'p> PinCache<'p> {
+    fn of(&mut self, program: &'p Program, table: TableId) -> Rc<[Pin<'p>]> {
+        let slot = &mut self.tables[table.index()];
+        slot.get_or_insert_with(|| {
+            program.properties[table.index()]
+                .named
+                .iter()
+                .filter_map(|(name, node)| {
+                    if let Some(values) = strings_required(program, *node) {
+                        Some((&**name, false, values))
+                    } else {
+                        strings_excluded(program, *node).map(|values| (&**name, true, values))
+                    }
+                })
+                .collect()
+        })
+        .clone()
     }
 }
 
@@ -77,10 +117,15 @@ impl<'p> Facts<'p> {
 }
 
 /// The switch for a branch list, if a property discriminates at least half of them.
-fn plan(program: &Program, one: bool, branches: Span) -> Option<Switch> {
+fn plan<'p>(
+    program: &'p Program,
+    pins: &mut PinCache<'p>,
+    one: bool,
+    branches: Span,
+) -> Option<Switch> {
     let facts: Vec<Facts> = program.edges[branches]
         .iter()
-        .map(|&branch| facts_of(program, branch, MAX_HOPS))
+        .map(|&branch| facts_of(program, pins, branch, MAX_HOPS))
         .collect();
     // The property pinned in the most branches.
     let mut counts: AHashMap<&str, u32> = AHashMap::new();
@@ -146,42 +191,58 @@ fn plan(program: &Program, one: bool, branches: Span) -> Option<Switch> {
 
 /// The facts `node` establishes, following only conjunctive structure (and disjunctions
 /// whose branches all agree), so each fact is a necessary condition for `node` to pass.
-fn facts_of(program: &Program, node: NodeId, hops: u32) -> Facts<'_> {
+fn facts_of<'p>(
+    program: &'p Program,
+    pins: &mut PinCache<'p>,
+    node: NodeId,
+    hops: u32,
+) -> Facts<'p> {
     let mut facts = Facts::default();
-    collect(program, node, hops, &mut facts);
+    collect(program, pins, node, hops, &mut facts);
     facts
 }
 
-fn collect<'p>(program: &'p Program, node: NodeId, hops: u32, facts: &mut Facts<'p>) {
+fn collect<'p>(
+    program: &'p Program,
+    pins: &mut PinCache<'p>,
+    node: NodeId,
+    hops: u32,
+    facts: &mut Facts<'p>,
+) {
     if hops == 0 {
         return;
     }
-    let disjunction = |span: Span, facts: &mut Facts<'p>| {
+    let span = match program.nodes[node.index()] {
+        Node::Any(span) | Node::One(span) => Some(span),
+        Node::Switch(table) => Some(program.switches[table.index()].branches),
+        _ => None,
+    };
+    if let Some(span) = span {
         // A switch only ever sees objects: branches that reject objects do not count.
         let branches = program.edges[span]
             .iter()
             .filter(|&&branch| program.admits[branch.index()].admits(TypeSet::OBJECT))
-            .map(|&branch| facts_of(program, branch, hops - 1))
+            .map(|&branch| facts_of(program, pins, branch, hops - 1))
             .collect();
         let common = Facts::common(branches);
         for (name, values) in common.only {
             facts.only.entry(name).or_insert(values);
         }
         facts.required.extend(common.required);
-    };
+        return;
+    }
     match program.nodes[node.index()] {
         Node::Ref(target) | Node::Scope { body: target, .. } => {
-            collect(program, target, hops - 1, facts)
+            collect(program, pins, target, hops - 1, facts)
         }
         Node::All(span) | Node::Checks(span) => {
             for &part in &program.edges[span] {
-                collect(program, part, hops - 1, facts);
+                collect(program, pins, part, hops - 1, facts);
             }
         }
-        Node::Any(span) | Node::One(span) => disjunction(span, facts),
-        Node::Switch(table) => disjunction(program.switches[table.index()].branches, facts),
         Node::Unevaluated(table) => collect(
             program,
+            pins,
             program.unevaluated[table.index()].body,
             hops - 1,
             facts,
@@ -190,16 +251,16 @@ fn collect<'p>(program: &'p Program, node: NodeId, hops: u32, facts: &mut Facts<
             .required
             .extend(program.strings[names].iter().map(|name| &**name)),
         Node::Properties(table) => {
-            let table = &program.properties[table.index()];
-            if let Some(required) = table.required_node {
-                collect(program, required, hops - 1, facts);
+            if let Some(required) = program.properties[table.index()].required_node {
+                collect(program, pins, required, hops - 1, facts);
             }
-            for (name, value_node) in &table.named {
-                if let Some(values) = strings_required(program, *value_node) {
-                    facts.only.entry(name).or_insert(values);
-                } else if let Some(values) = strings_excluded(program, *value_node) {
-                    facts.not.entry(name).or_insert(values);
-                }
+            for (name, excluded, values) in pins.of(program, table).iter() {
+                let facts = if *excluded {
+                    &mut facts.not
+                } else {
+                    &mut facts.only
+                };
+                facts.entry(*name).or_insert_with(|| values.clone());
             }
         }
         _ => {}
