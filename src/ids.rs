@@ -62,7 +62,7 @@ id_type!(
 );
 
 /// A contiguous run of entries in one of the program's side tables.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
 pub(crate) struct Span {
     /// Index of the first entry.
     pub(crate) start: u32,

@@ -33,23 +33,34 @@ impl Compiler<'_> {
         let mut pins = PinCache {
             tables: vec![None; program.properties.len()],
         };
-        let plans: Vec<(usize, Switch)> = (0..program.nodes.len())
-            .filter_map(|i| {
-                let (one, branches) = match program.nodes[i] {
-                    Node::Any(span) => (false, span),
-                    Node::One(span) => (true, span),
-                    _ => return None,
-                };
-                if branches.len < MIN_BRANCHES {
-                    return None;
-                }
-                plan(program, &mut pins, one, branches).map(|switch| (i, switch))
-            })
-            .collect();
-        for (i, switch) in plans {
-            let id = TableId::new(self.program.switches.len()).expect("fewer than 2^32 tables");
-            self.program.switches.push(switch);
-            self.program.nodes[i] = Node::Switch(id);
+        // Inlined references copy a `oneOf` node to every place that refers to it: the
+        // copies share their branches, and one plan (and one table).
+        let mut planned: AHashMap<(bool, Span), Option<TableId>> = AHashMap::new();
+        let mut switches = Vec::new();
+        let mut rewrites = Vec::new();
+        for i in 0..program.nodes.len() {
+            let (one, branches) = match program.nodes[i] {
+                Node::Any(span) => (false, span),
+                Node::One(span) => (true, span),
+                _ => continue,
+            };
+            if branches.len < MIN_BRANCHES {
+                continue;
+            }
+            let table = *planned.entry((one, branches)).or_insert_with(|| {
+                let switch = plan(program, &mut pins, one, branches)?;
+                let id = TableId::new(program.switches.len() + switches.len())
+                    .expect("fewer than 2^32 tables");
+                switches.push(switch);
+                Some(id)
+            });
+            if let Some(table) = table {
+                rewrites.push((i, table));
+            }
+        }
+        self.program.switches.extend(switches);
+        for (i, table) in rewrites {
+            self.program.nodes[i] = Node::Switch(table);
         }
     }
 }
