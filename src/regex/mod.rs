@@ -8,11 +8,12 @@
 //! module owns that gap. [`Pattern::new`] validates an ECMA pattern and
 //! translates it (see the `translate` submodule) into an explicit
 //! equivalent, then picks the cheapest matcher that is exact for it: plain
-//! string operations for literal patterns, the linear-time `regex` crate for
-//! everything it can express, and the backtracking `fancy_regex` crate only
-//! for backreferences and lookarounds. Both engines run under size and
-//! backtracking limits, so a hostile schema can neither exhaust memory when
-//! compiled nor make matching run away.
+//! string operations for literal patterns, the linear-time engine of the `regex`
+//! crate (`regex_automata`, configured directly) for everything it can express,
+//! a conjunction of such automata for leading lookaheads, and the backtracking
+//! `fancy_regex` crate only for the other backreferences and lookarounds. Both
+//! engines run under size and backtracking limits, so a hostile schema can
+//! neither exhaust memory when compiled nor make matching run away.
 
 mod lookahead;
 mod translate;
