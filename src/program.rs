@@ -33,6 +33,9 @@ pub(crate) enum Node {
     /// schema object whose keywords only check the value itself. The compiler turns such
     /// an `All` into `Checks` so the interpreter settles it as one leaf.
     Checks(Span),
+    /// A `Checks` that says "an array of values of one type" (`{"type": "array", "items":
+    /// {"type": T}}`, maybe with `minItems` / `maxItems`): see [`ArrayOf`].
+    ArrayOf(TableId),
     /// `items` (no prefix) whose schema is a leaf: every item passes that leaf. A leaf
     /// itself, so `{"type": "array", "items": {"type": "number"}}` is settled in one go.
     EachItem(NodeId),
@@ -143,6 +146,7 @@ impl Node {
             Node::Valid
                 | Node::Invalid
                 | Node::Checks(_)
+                | Node::ArrayOf(_)
                 | Node::EachItem(_)
                 | Node::Type(_)
                 | Node::Const(_)
@@ -260,6 +264,20 @@ impl StringSet {
     pub(crate) fn len(&self) -> usize {
         self.strings.len()
     }
+}
+
+/// The operands of [`Node::ArrayOf`]: arrays of `min..=max` items, each of a type in
+/// `items`, checked in one loop (coordinate pairs, lists of strings).
+#[derive(Clone, Debug)]
+pub(crate) struct ArrayOf {
+    /// The types every item must have.
+    pub(crate) items: TypeSet,
+    /// `minItems` (0 when absent).
+    pub(crate) min: u32,
+    /// `maxItems` (`u32::MAX` when absent).
+    pub(crate) max: u32,
+    /// The `Checks` parts this replaces, which explain a failure at their own keywords.
+    pub(crate) parts: Span,
 }
 
 /// The operands of [`Node::Items`].
@@ -463,6 +481,8 @@ pub(crate) struct Program {
     pub(crate) switches: Vec<Switch>,
     /// [`Node::StringEnum`] operands.
     pub(crate) string_sets: Vec<StringSet>,
+    /// [`Node::ArrayOf`] operands.
+    pub(crate) array_ofs: Vec<ArrayOf>,
     /// [`Node::Format`] operands.
     pub(crate) formats: Vec<Format>,
     /// `dependentRequired`: a property name and the span (of `strings`) it requires.
@@ -565,6 +585,7 @@ impl Program {
             + table(&self.dependent_schemas)
             + table(&self.scopes)
             + table(&self.admits)
+            + table(&self.array_ofs)
             + table(&self.anchors)
     }
 }

@@ -269,3 +269,26 @@ fn the_extended_discriminator_is_used() {
     assert!(validator.is_valid(&json!({"r": 1})));
     assert!(!validator.is_valid(&json!({"anything": 1})));
 }
+
+#[test]
+fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
+    let v = Validator::new(&json!({
+        "type": "array", "minItems": 2, "maxItems": 3, "items": {"type": "number"}
+    }))
+    .unwrap();
+    assert!(format!("{v:?}").contains("ArrayOf"), "{v:?}");
+    assert!(v.is_valid(&json!([1, 2.5])));
+    for bad in [json!([1]), json!([1, 2, 3, 4]), json!([1, "a"]), json!("x"), json!({})] {
+        assert!(!v.is_valid(&bad), "{bad}");
+        assert!(v.validate(&bad).is_err(), "{bad}");
+    }
+    let error = v.validate(&json!([1, "a"])).unwrap_err();
+    assert_eq!(
+        (error.instance_location(), error.schema_location()),
+        ("/1", "/items/type")
+    );
+    let error = v.validate(&json!([1])).unwrap_err();
+    assert_eq!(error.schema_location(), "/minItems");
+    let error = v.validate(&json!("x")).unwrap_err();
+    assert_eq!(error.schema_location(), "/type");
+}

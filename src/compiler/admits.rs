@@ -47,6 +47,7 @@ fn admits(program: &Program, node: Node) -> TypeSet {
     match node {
         Node::Invalid => TypeSet::NONE,
         Node::Type(set) => set,
+        Node::ArrayOf(_) => TypeSet::ARRAY,
         Node::All(span) | Node::Checks(span) => program.edges[span]
             .iter()
             .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),

@@ -3,13 +3,15 @@
 //! An `All` whose parts are all leaves becomes [`Node::Checks`], and `items` (without a
 //! prefix) over a leaf schema becomes [`Node::EachItem`]; both are leaves themselves, so
 //! the interpreter settles `{"type": "array", "minItems": 2, "items": {"type": "number"}}`
-//! in one tight loop, and an array of such arrays too. Because a fused leaf is checked by
+//! in one tight loop, and an array of such arrays too. A `Checks` that only says "an
+//! array of values of one type" becomes [`Node::ArrayOf`], one loop without calls. Because a fused leaf is checked by
 //! plain recursion, without the interpreter's stack guard, fusion stops at
 //! [`MAX_LEAF_NESTING`] levels; deeper structure keeps its ordinary nodes.
 
 use super::Compiler;
-use crate::ids::NodeId;
-use crate::program::{Node, Program};
+use crate::ids::{NodeId, Span, TableId};
+use crate::json::types::TypeSet;
+use crate::program::{ArrayOf, Node, Program};
 
 /// How many fused leaves may nest inside one another.
 const MAX_LEAF_NESTING: u8 = 4;
@@ -37,7 +39,41 @@ impl Compiler<'_> {
                 break;
             }
         }
+        for i in 0..program.nodes.len() {
+            if let Node::Checks(span) = program.nodes[i] {
+                if let Some(array_of) = array_of(program, span) {
+                    let id = TableId::new(program.array_ofs.len()).expect("fewer than 2^32 tables");
+                    program.array_ofs.push(array_of);
+                    program.nodes[i] = Node::ArrayOf(id);
+                }
+            }
+        }
     }
+}
+
+/// The [`ArrayOf`] a `Checks` of `span` amounts to: exactly `type: "array"`, `items` of a
+/// lone `type`, and optionally `minItems` / `maxItems`.
+fn array_of(program: &Program, span: Span) -> Option<ArrayOf> {
+    let (mut array, mut items) = (false, None);
+    let (mut min, mut max) = (0, u32::MAX);
+    for &part in &program.edges[span] {
+        match program.nodes[part.index()] {
+            Node::Type(set) if set == TypeSet::ARRAY && !array => array = true,
+            Node::EachItem(rest) if items.is_none() => match program.nodes[rest.index()] {
+                Node::Type(set) => items = Some(set),
+                _ => return None,
+            },
+            Node::MinItems(n) => min = min.max(n),
+            Node::MaxItems(n) => max = max.min(n),
+            _ => return None,
+        }
+    }
+    Some(ArrayOf {
+        items: items.filter(|_| array)?,
+        min,
+        max,
+        parts: span,
+    })
 }
 
 /// The leaf `node` fuses into, with its nesting level, if every part is a leaf and the

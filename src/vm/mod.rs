@@ -187,7 +187,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     fn leaf_marks(&mut self, node: Node, instance: &Value) {
         fn evaluates_items(program: &Program, node: Node) -> bool {
             match node {
-                Node::EachItem(_) => true,
+                Node::EachItem(_) | Node::ArrayOf(_) => true,
                 Node::Checks(span) => program.edges[span]
                     .iter()
                     .any(|&part| evaluates_items(program, program.nodes[part.index()])),
@@ -209,31 +209,33 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         let fails = |node: Node, value: &Value| {
             leaf::verdict(program, node, value).is_some_and(|(ok, _)| !ok)
         };
-        match node {
-            Node::Checks(span) => {
-                // Each failing part reports at its own keyword.
-                for &part in &program.edges[span] {
-                    let part_node = program.nodes[part.index()];
-                    if fails(part_node, instance) {
-                        self.reject(part, part_node, instance);
-                    }
+        let parts = match node {
+            Node::Checks(span) => Some(span),
+            Node::ArrayOf(table) => Some(program.array_ofs[table].parts),
+            _ => None,
+        };
+        if let Some(span) = parts {
+            // Each failing part reports at its own keyword.
+            for &part in &program.edges[span] {
+                let part_node = program.nodes[part.index()];
+                if fails(part_node, instance) {
+                    self.reject(part, part_node, instance);
                 }
-                return false;
             }
-            Node::EachItem(rest) => {
-                // Each failing item reports at its own index.
-                let rest_node = program.nodes[rest.index()];
-                for (i, item) in instance.as_array().into_iter().flatten().enumerate() {
-                    if fails(rest_node, item) {
-                        let len = self.path.len();
-                        let _ = write!(self.path, "/{i}");
-                        self.reject(rest, rest_node, item);
-                        self.path.truncate(len);
-                    }
+            return false;
+        }
+        if let Node::EachItem(rest) = node {
+            // Each failing item reports at its own index.
+            let rest_node = program.nodes[rest.index()];
+            for (i, item) in instance.as_array().into_iter().flatten().enumerate() {
+                if fails(rest_node, item) {
+                    let len = self.path.len();
+                    let _ = write!(self.path, "/{i}");
+                    self.reject(rest, rest_node, item);
+                    self.path.truncate(len);
                 }
-                return false;
             }
-            _ => {}
+            return false;
         }
         for (kind, message) in leaf::explain(program, node, instance) {
             self.fail(id, instance, kind, |_| message);
