@@ -278,7 +278,13 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
     .unwrap();
     assert!(format!("{v:?}").contains("ArrayOf"), "{v:?}");
     assert!(v.is_valid(&json!([1, 2.5])));
-    for bad in [json!([1]), json!([1, 2, 3, 4]), json!([1, "a"]), json!("x"), json!({})] {
+    for bad in [
+        json!([1]),
+        json!([1, 2, 3, 4]),
+        json!([1, "a"]),
+        json!("x"),
+        json!({}),
+    ] {
         assert!(!v.is_valid(&bad), "{bad}");
         assert!(v.validate(&bad).is_err(), "{bad}");
     }
