@@ -10,7 +10,11 @@
 //!    one node, memoised by (document, JSON Pointer); keywords become nodes, cheapest
 //!    checks first. A `$ref` reserves its target's node id and queues it, so cycles are
 //!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
-//! 3. **Finalize**: drop dynamic-scope bookkeeping when nothing reads it.
+//! 3. **Finalize**, passes over the whole arena: references become copies of their
+//!    targets ([`inline`]); schema objects and `items` that only check values fuse into
+//!    single leaves ([`leaves`]); dynamic-scope bookkeeping goes when nothing reads it;
+//!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
+//!    by a property become switches ([`switch`]).
 //!
 //! Every dialect difference is settled here; the interpreter never sees a draft.
 
@@ -371,9 +375,10 @@ impl<'a> Compiler<'a> {
         Combined::Node(Node::Scope { scope, body })
     }
 
-    /// Derives what lowering could not know yet: `All` nodes whose parts are all leaves
-    /// become `Checks` (settled as one leaf), and `Scope` nodes are dropped when no
-    /// dynamic reference would ever read the scope.
+    /// Derives what lowering could not know yet (see the module doc): references become
+    /// copies of their targets, leaves fuse, `Scope` nodes are dropped when no dynamic
+    /// reference would ever read the scope, then the type analysis and the discriminator
+    /// run on the final shape.
     fn finalize(&mut self) {
         self.inline_refs();
         self.fuse_leaves();
