@@ -186,7 +186,8 @@ pub(crate) struct Switch {
     /// The property whose value selects branches.
     pub(crate) property: Box<str>,
     /// Value → positions (in `branches`, ascending) of the branches that may accept it;
-    /// sorted by value.
+    /// sorted by value. Here and in `open` / `absent`, branches that reject every object
+    /// (by [`Program::admits`]) are left out.
     pub(crate) cases: Vec<(Box<str>, Vec<u32>)>,
     /// Positions of the branches that may accept any other value (a string no case
     /// lists, or not a string at all).
@@ -290,7 +291,7 @@ pub(crate) struct Items {
 }
 
 /// The operands of [`Node::Properties`].
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Properties {
     /// `properties`, in schema order.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
@@ -648,13 +649,7 @@ mod tests {
                 .map(|&n| (n.into(), NodeId::new(0).unwrap()))
                 .collect(),
             probes: names.iter().map(|n| probe(n)).collect(),
-            index: None,
-            costs: Vec::new(),
-            required: Vec::new(),
-            required_count: 0,
-            required_node: None,
-            patterns: Vec::new(),
-            additional: None,
+            ..Properties::default()
         };
         for (i, name) in names.iter().enumerate() {
             assert_eq!(table.position(name), Some(i));

@@ -134,17 +134,7 @@ impl<'a> Compiler<'a> {
         parts: &mut SmallVec<[NodeId; 8]>,
         required: Option<NodeId>,
     ) -> Result<Option<NodeId>, SchemaError> {
-        let mut table = Properties {
-            named: Vec::new(),
-            probes: Vec::new(),
-            index: None,
-            costs: Vec::new(),
-            required: Vec::new(),
-            required_count: 0,
-            required_node: None,
-            patterns: Vec::new(),
-            additional: None,
-        };
+        let mut table = Properties::default();
         if let Some(value) = schema.get(Keyword::Properties) {
             let Value::Object(entries) = value else {
                 return Err(self.invalid(
