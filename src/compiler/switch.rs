@@ -157,7 +157,12 @@ fn plan<'p>(
     let mut absent = Vec::new();
     // Branches open to every value but some, with the values they exclude.
     let mut excluding: Vec<(u32, &[&str])> = Vec::new();
+    let edges = &program.edges[branches];
     for (position, branch) in facts.iter().enumerate() {
+        // A switch only ever sees objects: a branch that rejects them is no candidate.
+        if !program.admits[edges[position].index()].admits(TypeSet::OBJECT) {
+            continue;
+        }
         let position = position as u32;
         if let Some(values) = branch.only.get(property) {
             for value in values {

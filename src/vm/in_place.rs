@@ -68,7 +68,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     }
 
     /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): against an
-    /// object, only the branches that may accept its tag (or its lack of one) are tried.
+    /// object, only the branches that may accept it, given its tag (or the lack of one),
+    /// are tried.
     /// The explaining mode and other instances take the general path.
     #[inline(never)]
     pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
@@ -91,9 +92,6 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let mut passed = 0;
         for &position in candidates {
             let branch = branches[position as usize];
-            if !program.admits[branch.index()].admits(TypeSet::OBJECT) {
-                continue;
-            }
             let marks = self.marks.len();
             if self.eval(branch, instance) {
                 passed += 1;
