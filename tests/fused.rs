@@ -5,6 +5,7 @@
 
 use mcp_jsonschema::Validator;
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 use serde_json::{json, Value};
 
 /// A discriminated `oneOf`/`anyOf` over five variants, told apart by `kind`, with a
@@ -202,19 +203,40 @@ proptest! {
         instance in any_value(),
         picks in proptest::collection::vec(0..8usize, 1..5),
     ) {
-        // `{"not": {"not": S}}` accepts what `S` accepts, but hides its type from the
-        // analysis, so that branch is always evaluated.
-        for keyword in ["oneOf", "anyOf"] {
-            let all = typed_branches();
-            let chosen: Vec<Value> = picks.iter().map(|&i| all[i].clone()).collect();
-            let opaque: Vec<Value> = chosen.iter().map(|s| json!({"not": {"not": s}})).collect();
-            let defs = json!({"list": {"type": "array", "items": {"$ref": "#"}}});
-            let pruned = Validator::new(&json!({"$defs": defs, keyword: chosen})).unwrap();
-            let plain = Validator::new(&json!({"$defs": defs, keyword: opaque})).unwrap();
-            prop_assert_eq!(pruned.is_valid(&instance), plain.is_valid(&instance), "{} {}", keyword, instance);
-            prop_assert_eq!(pruned.validate(&instance).is_ok(), pruned.is_valid(&instance));
-        }
+        let defs = json!({"list": {"type": "array", "items": {"$ref": "#"}}});
+        agrees_with_opaque_branches(&typed_branches(), &picks, &defs, &instance)?;
     }
+}
+
+/// For `oneOf` and `anyOf` over the `picks` of `variants` (with `$defs` `defs`): the
+/// verdict on `instance` is the one with every branch wrapped as `{"not": {"not": S}}`,
+/// which accepts what `S` accepts but hides `S` from the compiler's analyses, and
+/// `validate` agrees with `is_valid`.
+fn agrees_with_opaque_branches(
+    variants: &[Value],
+    picks: &[usize],
+    defs: &Value,
+    instance: &Value,
+) -> Result<(), TestCaseError> {
+    for keyword in ["oneOf", "anyOf"] {
+        let chosen: Vec<Value> = picks.iter().map(|&i| variants[i].clone()).collect();
+        let opaque: Vec<Value> = chosen.iter().map(|s| json!({"not": {"not": s}})).collect();
+        let analysed = Validator::new(&json!({"$defs": defs, keyword: chosen})).unwrap();
+        let plain = Validator::new(&json!({"$defs": defs, keyword: opaque})).unwrap();
+        prop_assert_eq!(
+            analysed.is_valid(instance),
+            plain.is_valid(instance),
+            "{} {} {:?}",
+            keyword,
+            instance,
+            picks
+        );
+        prop_assert_eq!(
+            analysed.validate(instance).is_ok(),
+            analysed.is_valid(instance)
+        );
+    }
+    Ok(())
 }
 
 /// Variants the discriminator reads in every way it can: a listed tag, a tag excluded by
@@ -241,23 +263,18 @@ proptest! {
         instance in instance(),
         picks in proptest::collection::vec(0..7usize, 4..8),
     ) {
-        for keyword in ["oneOf", "anyOf"] {
-            let all = tagged_variants();
-            let chosen: Vec<Value> = picks.iter().map(|&i| all[i].clone()).collect();
-            let opaque: Vec<Value> = chosen.iter().map(|s| json!({"not": {"not": s}})).collect();
-            let defs = json!({"triangle": {"properties": {"kind": {"const": "triangle"}}, "required": ["kind", "a"]}});
-            let switched = Validator::new(&json!({"$defs": defs, keyword: chosen})).unwrap();
-            let plain = Validator::new(&json!({"$defs": defs, keyword: opaque})).unwrap();
-            prop_assert_eq!(switched.is_valid(&instance), plain.is_valid(&instance), "{} {} {:?}", keyword, instance, picks);
-            prop_assert_eq!(switched.validate(&instance).is_ok(), switched.is_valid(&instance));
-        }
+        agrees_with_opaque_branches(&tagged_variants(), &picks, &triangle_defs(), &instance)?;
     }
+}
+
+/// The `$defs` the tagged variants' `$ref` points into.
+fn triangle_defs() -> Value {
+    json!({"triangle": {"properties": {"kind": {"const": "triangle"}}, "required": ["kind", "a"]}})
 }
 
 #[test]
 fn the_extended_discriminator_is_used() {
-    let defs = json!({"triangle": {"properties": {"kind": {"const": "triangle"}}, "required": ["kind", "a"]}});
-    let schema = json!({"$defs": defs, "oneOf": tagged_variants()});
+    let schema = json!({"$defs": triangle_defs(), "oneOf": tagged_variants()});
     let validator = Validator::new(&schema).unwrap();
     assert!(format!("{validator:?}").contains("Switch"), "{validator:?}");
     // Excluded by the `not`, listed by the nested oneOf: only the nested square passes.

@@ -293,14 +293,7 @@ fn the_generator_produces_useful_cases() {
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let (mut compiled, mut valid, mut invalid) = (0, 0, 0);
     for _ in 0..300 {
-        let bytes: Vec<u8> = (0..400)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state.to_le_bytes()[0]
-            })
-            .collect();
+        let bytes = gen::xorshift_bytes(&mut state, 400);
         let (schema, instances) = gen::case(&mut Bytes::new(&bytes), Config::default(), 4);
         if let Some(validator) = compile(&schema) {
             compiled += 1;

@@ -40,6 +40,19 @@ impl<'a> Bytes<'a> {
     }
 }
 
+/// `len` pseudo-random bytes from a xorshift64 `state` (advanced in place): input for
+/// [`case`] outside libFuzzer, in tests and in the differential explorer.
+pub fn xorshift_bytes(state: &mut u64, len: usize) -> Vec<u8> {
+    (0..len)
+        .map(|_| {
+            *state ^= *state << 13;
+            *state ^= *state >> 7;
+            *state ^= *state << 17;
+            state.to_le_bytes()[0]
+        })
+        .collect()
+}
+
 impl Source for Bytes<'_> {
     fn below(&mut self, n: usize) -> usize {
         if n <= 1 {

@@ -31,14 +31,7 @@ fn main() {
     let mut seen = BTreeSet::new();
     let mut total = 0;
     for _ in 0..count {
-        let bytes: Vec<u8> = (0..600)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state.to_le_bytes()[0]
-            })
-            .collect();
+        let bytes = gen::xorshift_bytes(&mut state, 600);
         let (schema, instances) = gen::case(&mut Bytes::new(&bytes), config, 4);
         for difference in differences(&schema, &instances, &setup) {
             if known(&schema, &difference, &setup).is_some() {
