@@ -131,13 +131,18 @@ pub enum ValidationErrorKind {
     BudgetExhausted,
 }
 
-/// The three texts share one buffer (message, then instance location, then schema
-/// location): one allocation per error instead of three.
-struct ValidationErrorInner {
-    kind: ValidationErrorKind,
-    text: String,
-    message_end: usize,
-    instance_end: usize,
+impl ValidationErrorKind {
+    /// Whether validation stopped at one of the validator's limits (instance depth or
+    /// step budget) rather than at a keyword the instance failed.
+    ///
+    /// ```
+    /// use mcp_jsonschema::ValidationErrorKind;
+    /// assert!(ValidationErrorKind::BudgetExhausted.is_limit());
+    /// assert!(!ValidationErrorKind::Type.is_limit());
+    /// ```
+    pub fn is_limit(self) -> bool {
+        matches!(self, Self::DepthExceeded | Self::BudgetExhausted)
+    }
 }
 
 /// An instance that does not conform, with where and why.
@@ -150,51 +155,56 @@ struct ValidationErrorInner {
 /// assert_eq!(err.schema_location(), "/properties/n/minimum");
 /// assert_eq!(err.to_string(), "/n: 1 is less than the minimum of 3");
 /// ```
-pub struct ValidationError(Box<ValidationErrorInner>);
+///
+/// The three texts share one buffer (message, then instance location, then schema
+/// location): creating an error is one allocation.
+pub struct ValidationError {
+    kind: ValidationErrorKind,
+    text: String,
+    message_end: usize,
+    instance_end: usize,
+}
 
 impl ValidationError {
+    /// An error whose `text` holds its message; the locations are appended to it.
     #[cold]
     pub(crate) fn new(
         kind: ValidationErrorKind,
+        mut text: String,
         instance_location: &str,
         schema_location: &str,
-        message: String,
     ) -> Self {
-        // A fresh buffer of the exact size: cheaper than growing `message` in place.
-        let mut text =
-            String::with_capacity(message.len() + instance_location.len() + schema_location.len());
-        text.push_str(&message);
         let message_end = text.len();
         text.push_str(instance_location);
         let instance_end = text.len();
         text.push_str(schema_location);
-        ValidationError(Box::new(ValidationErrorInner {
+        ValidationError {
             kind,
             text,
             message_end,
             instance_end,
-        }))
+        }
     }
 
     /// Which check failed.
     pub fn kind(&self) -> ValidationErrorKind {
-        self.0.kind
+        self.kind
     }
 
     /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
     pub fn instance_location(&self) -> &str {
-        &self.0.text[self.0.message_end..self.0.instance_end]
+        &self.text[self.message_end..self.instance_end]
     }
 
     /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
     /// document when that keyword lives in a registered resource.
     pub fn schema_location(&self) -> &str {
-        &self.0.text[self.0.instance_end..]
+        &self.text[self.instance_end..]
     }
 
     /// The problem in words, without the location.
     pub fn message(&self) -> &str {
-        &self.0.text[..self.0.message_end]
+        &self.text[..self.message_end]
     }
 }
 
@@ -213,7 +223,7 @@ impl fmt::Debug for ValidationError {
         write!(
             f,
             "ValidationError({:?}: {self} [schema {}])",
-            self.0.kind,
+            self.kind,
             self.schema_location()
         )
     }
@@ -226,14 +236,15 @@ mod tests {
     use super::*;
 
     #[test]
-    fn errors_are_one_word() {
+    fn errors_are_small() {
         assert_eq!(
             std::mem::size_of::<Result<(), SchemaError>>(),
             std::mem::size_of::<usize>()
         );
-        assert_eq!(
-            std::mem::size_of::<Result<(), ValidationError>>(),
-            std::mem::size_of::<usize>()
+        // The buffer and two offsets, unboxed: a second allocation per error would be a
+        // tenth of a failing `validate` on a small MCP instance.
+        assert!(
+            std::mem::size_of::<Result<(), ValidationError>>() <= 6 * std::mem::size_of::<usize>()
         );
     }
 }

@@ -74,11 +74,16 @@ impl Validator {
         vm::is_valid(&self.program, instance, self.limits)
     }
 
-    /// `Ok(())` if `instance` conforms, else its first error.
+    /// `Ok(())` if `instance` conforms, else its first error. One pass, which stops at
+    /// the first failure as [`Validator::is_valid`] does.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
-        match self.errors(instance, false).into_iter().next() {
-            Some(error) => Err(error),
+        match vm::first_error(&self.program, instance, self.limits) {
             None => Ok(()),
+            // A limit may be the stack guard's, which the explaining pass (larger frames)
+            // can reach where the fast one does not: the fast verdict settles it, so that
+            // every entry point agrees.
+            Some(error) if error.kind().is_limit() && self.is_valid(instance) => Ok(()),
+            Some(error) => Err(error),
         }
     }
 
@@ -87,17 +92,14 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        self.errors(instance, true).into_iter()
-    }
-
-    /// The fast verdict first, so the explaining pass runs only for invalid instances and
-    /// every entry point agrees with [`Validator::is_valid`].
-    fn errors(&self, instance: &Value, exhaustive: bool) -> vm::Errors {
-        if self.is_valid(instance) {
+        // The fast verdict first: collecting every error takes more steps than a verdict,
+        // so the budget alone could otherwise make the two disagree.
+        let errors = if self.is_valid(instance) {
             vm::Errors::new()
         } else {
-            vm::errors(&self.program, instance, self.limits, exhaustive)
-        }
+            vm::all_errors(&self.program, instance, self.limits)
+        };
+        errors.into_iter()
     }
 
     /// Approximate heap bytes held by the compiled schema (regex automata estimated).

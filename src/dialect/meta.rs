@@ -51,7 +51,7 @@ pub(crate) fn check(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
     if vm::is_valid(program, schema, limits) {
         return Ok(());
     }
-    let problems = vm::errors(program, schema, limits, true);
+    let problems = vm::all_errors(program, schema, limits);
     let location = problems
         .first()
         .map(|p| p.instance_location().to_string())

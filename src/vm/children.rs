@@ -5,7 +5,7 @@
 
 use super::leaf;
 use super::marks::{self, Mark};
-use super::show::quoted_in;
+use super::show::quote_into;
 use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
@@ -13,6 +13,7 @@ use crate::json::pointer;
 use crate::program::{Node, Program, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
+use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     #[inline(never)]
@@ -36,24 +37,21 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let rest_items = items.get(prefix.len()..).unwrap_or_default();
             let rest_node = program.nodes[rest.index()];
             if rest_node == Node::Invalid && !rest_items.is_empty() {
-                return self.fail(id, instance, Kind::Unexpected, |_| {
-                    format!(
-                        "expected at most {} items, got {}",
-                        prefix.len(),
-                        items.len()
-                    )
+                return self.fail(id, Kind::Unexpected, |out| {
+                    let (most, got) = (prefix.len(), items.len());
+                    let _ = write!(out, "expected at most {most} items, got {got}");
                 });
             }
             if !EXPLAIN && rest_node.is_leaf() {
                 // The common `items: {"type": ...}`: no recursion, no path, one budget
                 // charge for the whole run.
-                if !self.spend(id, instance, rest_items.len()) {
+                if !self.spend(id, rest_items.len()) {
                     return false;
                 }
                 for item in rest_items {
                     match leaf::verdict(program, rest_node, item) {
                         Some((true, 0)) => {}
-                        Some((true, work)) if self.spend(id, instance, work) => {}
+                        Some((true, work)) if self.spend(id, work) => {}
                         _ => return false,
                     }
                 }
@@ -93,7 +91,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             // Failing items' errors are discarded (only the count is reported), so the
             // explaining mode asks for verdicts alone.
             let passed = if EXPLAIN {
-                self.quietly(id, item, |fast| fast.descend(schema, item, Step::Index(i)))
+                self.quietly(id, |fast| fast.descend(schema, item, Step::Index(i)))
             } else {
                 self.descend(schema, item, Step::Index(i))
             };
@@ -108,16 +106,22 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         }
         self.errors.truncate(errors);
         if count < u64::from(min) {
-            return self.fail(id, instance, Kind::Contains, |_| match min {
-                1 => "no item matches the contains schema".to_string(),
-                _ => format!(
-                    "expected at least {min} items matching the contains schema, found {count}"
-                ),
+            return self.fail(id, Kind::Contains, |out| {
+                let _ = match min {
+                    1 => write!(out, "no item matches the contains schema"),
+                    _ => write!(
+                        out,
+                        "expected at least {min} items matching the contains schema, found {count}"
+                    ),
+                };
             });
         }
         count <= u64::from(max)
-            || self.fail(id, instance, Kind::Contains, |_| {
-                format!("expected at most {max} items matching the contains schema, found {count}")
+            || self.fail(id, Kind::Contains, |out| {
+                let _ = write!(
+                    out,
+                    "expected at most {max} items matching the contains schema, found {count}"
+                );
             })
     }
 
@@ -129,7 +133,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let program = self.program;
         let spec = &program.properties[table];
         // Each key costs a lookup, and a regex per pattern.
-        if !self.spend(id, instance, (1 + spec.patterns.len()) * map.len()) {
+        if !self.spend(id, (1 + spec.patterns.len()) * map.len()) {
             return false;
         }
         let mut ok = true;
@@ -247,8 +251,10 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             if EXPLAIN {
                 pointer::push(&mut self.path, key);
             }
-            let ok = self.fail(id, value, Kind::Unexpected, |_| {
-                quoted_in("property ", key, " is not allowed")
+            let ok = self.fail(id, Kind::Unexpected, |out| {
+                out.push_str("property ");
+                quote_into(out, key);
+                out.push_str(" is not allowed");
             });
             self.path.truncate(len);
             return ok;

@@ -4,11 +4,13 @@
 //! survive: a failing branch's are dropped, as JSON Schema drops annotations of failed
 //! subschemas.
 
-use super::{show, Vm};
+use super::show::show_into;
+use super::Vm;
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use serde_json::Value;
+use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     #[inline(never)]
@@ -32,9 +34,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         }
         self.errors.truncate(errors);
-        any || self.fail(id, instance, Kind::AnyOf, |i| {
-            format!("{} is not valid under any of the schemas in anyOf", show(i))
-        })
+        any || self.no_branch_passed(id, instance, false)
     }
 
     #[inline(never)]
@@ -51,9 +51,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             if self.verdict(child, instance) {
                 if let Some(first) = passed {
                     self.errors.truncate(errors);
-                    return self.fail(id, instance, Kind::OneOf, |v| {
-                        format!("{} is valid under more than one of the schemas in oneOf (#{first} and #{i})", show(v))
-                    });
+                    return self.two_branches_passed(id, instance, first, i);
                 }
                 passed = Some(i);
             } else {
@@ -61,22 +59,56 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         }
         self.errors.truncate(errors);
-        passed.is_some()
-            || self.fail(id, instance, Kind::OneOf, |i| {
-                format!("{} is not valid under any of the schemas in oneOf", show(i))
-            })
+        passed.is_some() || self.no_branch_passed(id, instance, true)
+    }
+
+    /// Records that no branch of an `anyOf` (or, with `one`, a `oneOf`) accepted
+    /// `instance`; the branches' own errors are not listed.
+    #[cold]
+    fn no_branch_passed(&mut self, id: NodeId, instance: &Value, one: bool) -> bool {
+        let (kind, keyword) = if one {
+            (Kind::OneOf, "oneOf")
+        } else {
+            (Kind::AnyOf, "anyOf")
+        };
+        self.fail(id, kind, |out| {
+            show_into(out, instance);
+            out.push_str(" is not valid under any of the schemas in ");
+            out.push_str(keyword);
+        })
+    }
+
+    /// Records that branches `first` and `second` of a `oneOf` both accepted `instance`.
+    #[cold]
+    fn two_branches_passed(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        first: usize,
+        second: usize,
+    ) -> bool {
+        self.fail(id, Kind::OneOf, |out| {
+            show_into(out, instance);
+            let _ = write!(
+                out,
+                " is valid under more than one of the schemas in oneOf (#{first} and #{second})"
+            );
+        })
     }
 
     /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): against an
     /// object, only the branches that may accept it, given its tag (or the lack of one),
-    /// are tried.
-    /// The explaining mode and other instances take the general path.
+    /// are tried; other instances take the general path.
+    ///
+    /// Both modes try the same candidates with the same budget, so the explaining mode
+    /// reaches the fast mode's verdict (see [`super::first_error`]); its error is the
+    /// general path's summary, which names no branch.
     #[inline(never)]
     pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
         let program = self.program;
         let spec = &program.switches[table];
         let candidates = match instance {
-            Value::Object(map) if !EXPLAIN => match map.get(&*spec.property) {
+            Value::Object(map) => match map.get(&*spec.property) {
                 Some(tag) => spec.case(tag),
                 None => &spec.absent,
             },
@@ -89,24 +121,23 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         };
         let branches = &program.edges[spec.branches];
-        let mut passed = 0;
+        let mut passed: Option<usize> = None;
         for &position in candidates {
-            let branch = branches[position as usize];
+            let position = position as usize;
             let marks = self.marks.len();
-            if self.eval(branch, instance) {
-                passed += 1;
-                if !spec.one && !self.tracking || spec.one && passed > 1 {
+            if self.verdict(branches[position], instance) {
+                if let (true, Some(first)) = (spec.one, passed) {
+                    return self.two_branches_passed(id, instance, first, position);
+                }
+                passed = Some(position);
+                if !spec.one && !self.tracking {
                     break;
                 }
             } else {
                 self.marks.truncate(marks);
             }
         }
-        if spec.one {
-            passed == 1
-        } else {
-            passed > 0
-        }
+        passed.is_some() || self.no_branch_passed(id, instance, spec.one)
     }
 
     #[inline(never)]
@@ -118,8 +149,9 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         self.errors.truncate(errors);
         self.marks.truncate(marks);
         !inner
-            || self.fail(id, instance, Kind::Not, |i| {
-                format!("{} must not be valid under the schema in not", show(i))
+            || self.fail(id, Kind::Not, |out| {
+                show_into(out, instance);
+                out.push_str(" must not be valid under the schema in not");
             })
     }
 

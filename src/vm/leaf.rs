@@ -6,13 +6,14 @@
 //! the fast path never builds a message, and the explaining path asks for one only after
 //! the verdict said no, so both paths agree by construction.
 
-use super::show::{quoted_in, show, show_into};
+use super::show::{quote_into, show_into};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, NumId, Span};
 use crate::json::{equal, number, types};
 use crate::program::{ArrayOf, Node, Program};
 use serde_json::Value;
 use std::cmp::Ordering;
+use std::fmt::Write;
 
 /// Bytes of string a `pattern` or `format` check may scan per budget step.
 const BYTES_PER_STEP: usize = 256;
@@ -189,147 +190,138 @@ fn missing<'p>(
         .filter(|name| !map.contains_key(*name))
 }
 
-/// Why a leaf `node` rejected `value`: one `(kind, message)` per problem.
+/// Why a leaf `node` rejected `value`: `report` is called once per problem, with its kind
+/// and a writer of its message (which goes straight into the error's own buffer).
 #[cold]
-pub(super) fn explain(program: &Program, node: Node, value: &Value) -> Vec<(Kind, String)> {
-    let range = |n: NumId, words: &str| {
-        vec![(
-            Kind::Range,
-            format!("{value} is {words} {}", program.numbers[n]),
-        )]
+pub(super) fn explain(
+    program: &Program,
+    node: Node,
+    value: &Value,
+    mut report: impl FnMut(Kind, &dyn Fn(&mut String)),
+) {
+    let bound = match node {
+        Node::Minimum(n) => Some((n, "less than the minimum of")),
+        Node::Maximum(n) => Some((n, "greater than the maximum of")),
+        Node::ExclusiveMinimum(n) => Some((n, "not greater than the exclusive minimum of")),
+        Node::ExclusiveMaximum(n) => Some((n, "not less than the exclusive maximum of")),
+        _ => None,
     };
+    if let Some((n, words)) = bound {
+        return report(Kind::Range, &|out| {
+            let _ = write!(out, "{value} is {words} {}", program.numbers[n]);
+        });
+    }
     match node {
-        Node::Invalid => vec![(
-            Kind::FalseSchema,
-            format!("{} is not allowed here", show(value)),
-        )],
-        Node::Type(set) => {
-            let expected: Vec<&str> = set.names().collect();
-            let got = format!("{} {}", types::type_name(value), show(value));
-            vec![(
-                Kind::Type,
-                format!("expected {}, got {got}", expected.join(" or ")),
-            )]
-        }
-        Node::Const(expected) => {
-            vec![(
-                Kind::Const,
-                format!(
-                    "expected {}, got {}",
-                    show(&program.values[expected]),
-                    show(value)
-                ),
-            )]
-        }
-        Node::Enum(span) => vec![(
-            Kind::Enum,
-            not_one_of(program.values[span].iter(), show_into, value),
-        )],
-        Node::StringEnum(table) => vec![(
-            Kind::Enum,
-            not_one_of(
-                program.values[program.string_sets[table].listed].iter(),
-                show_into,
-                value,
-            ),
-        )],
-        Node::Minimum(n) => range(n, "less than the minimum of"),
-        Node::Maximum(n) => range(n, "greater than the maximum of"),
-        Node::ExclusiveMinimum(n) => range(n, "not greater than the exclusive minimum of"),
-        Node::ExclusiveMaximum(n) => range(n, "not less than the exclusive maximum of"),
-        Node::MultipleOf(n) => vec![(
-            Kind::MultipleOf,
-            format!("{value} is not a multiple of {}", program.numbers[n]),
-        )],
-        Node::MinLength(min) => vec![(
-            Kind::Length,
-            format!("{} is shorter than {min} characters", show(value)),
-        )],
-        Node::MaxLength(max) => vec![(
-            Kind::Length,
-            format!("{} is longer than {max} characters", show(value)),
-        )],
-        Node::Pattern(regex) => vec![(
-            Kind::Pattern,
-            format!(
-                "{} does not match the pattern {:?}",
-                show(value),
-                program.regexes[regex].as_str()
-            ),
-        )],
-        Node::Format(table) => {
+        Node::Invalid => report(Kind::FalseSchema, &|out| {
+            show_into(out, value);
+            out.push_str(" is not allowed here");
+        }),
+        Node::Type(set) => report(Kind::Type, &|out| {
+            out.push_str("expected ");
+            for (i, name) in set.names().enumerate() {
+                if i > 0 {
+                    out.push_str(" or ");
+                }
+                out.push_str(name);
+            }
+            let _ = write!(out, ", got {} ", types::type_name(value));
+            show_into(out, value);
+        }),
+        Node::Const(expected) => report(Kind::Const, &|out| {
+            out.push_str("expected ");
+            show_into(out, &program.values[expected]);
+            out.push_str(", got ");
+            show_into(out, value);
+        }),
+        Node::Enum(span) => report(Kind::Enum, &|out| {
+            not_one_of(out, &program.values[span], value);
+        }),
+        Node::StringEnum(table) => report(Kind::Enum, &|out| {
+            let listed = program.string_sets[table].listed;
+            not_one_of(out, &program.values[listed], value);
+        }),
+        Node::MultipleOf(n) => report(Kind::MultipleOf, &|out| {
+            let _ = write!(out, "{value} is not a multiple of {}", program.numbers[n]);
+        }),
+        Node::MinLength(min) => report(Kind::Length, &|out| {
+            show_into(out, value);
+            let _ = write!(out, " is shorter than {min} characters");
+        }),
+        Node::MaxLength(max) => report(Kind::Length, &|out| {
+            show_into(out, value);
+            let _ = write!(out, " is longer than {max} characters");
+        }),
+        Node::Pattern(regex) => report(Kind::Pattern, &|out| {
+            show_into(out, value);
+            let pattern = program.regexes[regex].as_str();
+            let _ = write!(out, " does not match the pattern {pattern:?}");
+        }),
+        Node::Format(table) => report(Kind::Format, &|out| {
             let name = &*program.strings[program.formats[table].name];
-            vec![(
-                Kind::Format,
-                format!("{} is not a valid {name:?}", show(value)),
-            )]
+            show_into(out, value);
+            let _ = write!(out, " is not a valid {name:?}");
+        }),
+        Node::MinItems(min) => report(Kind::Size, &|out| {
+            let _ = write!(out, "expected at least {min} items, got {}", len(value));
+        }),
+        Node::MaxItems(max) => report(Kind::Size, &|out| {
+            let _ = write!(out, "expected at most {max} items, got {}", len(value));
+        }),
+        Node::UniqueItems => report(Kind::UniqueItems, &|out| {
+            out.push_str("array items are not unique");
+        }),
+        Node::MinProperties(min) => report(Kind::Size, &|out| {
+            let _ = write!(
+                out,
+                "expected at least {min} properties, got {}",
+                len(value)
+            );
+        }),
+        Node::MaxProperties(max) => report(Kind::Size, &|out| {
+            let _ = write!(out, "expected at most {max} properties, got {}", len(value));
+        }),
+        Node::Required(names) => {
+            if let Value::Object(map) = value {
+                for name in missing(program, names, map) {
+                    report(Kind::Required, &|out| {
+                        out.push_str("missing required property ");
+                        quote_into(out, name);
+                    });
+                }
+            }
         }
-        Node::MinItems(min) => vec![(
-            Kind::Size,
-            format!("expected at least {min} items, got {}", len(value)),
-        )],
-        Node::MaxItems(max) => vec![(
-            Kind::Size,
-            format!("expected at most {max} items, got {}", len(value)),
-        )],
-        Node::UniqueItems => vec![(Kind::UniqueItems, "array items are not unique".to_string())],
-        Node::MinProperties(min) => vec![(
-            Kind::Size,
-            format!("expected at least {min} properties, got {}", len(value)),
-        )],
-        Node::MaxProperties(max) => vec![(
-            Kind::Size,
-            format!("expected at most {max} properties, got {}", len(value)),
-        )],
-        Node::Required(names) => match value {
-            Value::Object(map) => missing(program, names, map)
-                .map(|name| {
-                    (
-                        Kind::Required,
-                        quoted_in("missing required property ", name, ""),
-                    )
-                })
-                .collect(),
-            _ => Vec::new(),
-        },
-        Node::DependentRequired(span) => match value {
-            Value::Object(map) => program.dependent_required[span]
-                .iter()
-                .filter(|(key, _)| map.contains_key(&*program.strings[*key]))
-                .flat_map(|&(key, names)| {
-                    let key = &program.strings[key];
-                    missing(program, names, map).map(move |name| {
-                        (
-                            Kind::Required,
-                            format!("missing property {name:?}, required when {key:?} is present"),
-                        )
-                    })
-                })
-                .collect(),
-            _ => Vec::new(),
-        },
-        _ => Vec::new(),
+        Node::DependentRequired(span) => {
+            let Value::Object(map) = value else { return };
+            for &(key, names) in &program.dependent_required[span] {
+                let key = &*program.strings[key];
+                if !map.contains_key(key) {
+                    continue;
+                }
+                for name in missing(program, names, map) {
+                    report(Kind::Required, &|out| {
+                        let _ = write!(
+                            out,
+                            "missing property {name:?}, required when {key:?} is present"
+                        );
+                    });
+                }
+            }
+        }
+        _ => {}
     }
 }
 
-/// "expected one of A, B, got C", written into one string.
-fn not_one_of<T>(
-    options: impl Iterator<Item = T>,
-    mut write: impl FnMut(&mut String, T),
-    value: &Value,
-) -> String {
-    // Sized for a few short options and a rendering: growing costs more than all the rest.
-    let mut message = String::with_capacity(160);
-    message.push_str("expected one of ");
-    for (i, option) in options.enumerate() {
+/// "expected one of A, B, got C".
+fn not_one_of(out: &mut String, options: &[Value], value: &Value) {
+    out.push_str("expected one of ");
+    for (i, option) in options.iter().enumerate() {
         if i > 0 {
-            message.push_str(", ");
+            out.push_str(", ");
         }
-        write(&mut message, option);
+        show_into(out, option);
     }
-    message.push_str(", got ");
-    show_into(&mut message, value);
-    message
+    out.push_str(", got ");
+    show_into(out, value);
 }
 
 fn len(value: &Value) -> usize {

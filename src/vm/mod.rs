@@ -24,7 +24,6 @@ use crate::program::{Node, Program};
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
-use show::show;
 use std::fmt::Write;
 
 /// Bounds on one validation run.
@@ -43,34 +42,40 @@ pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> b
     ok && vm.stopped.is_none()
 }
 
-/// The errors of an instance that [`is_valid`] rejected: never empty, so the two paths
-/// can never disagree on the verdict.
-/// With `exhaustive` off, evaluation stops at the first error that decides the verdict,
-/// as the fast mode does: that is `validate`'s cost, close to `is_valid`'s.
-pub(crate) fn errors(
+/// The first error of `instance`, or `None` when it conforms: one explaining pass that
+/// stops at the first failure deciding the verdict, as the fast mode does.
+///
+/// Its verdict is [`is_valid`]'s: the explaining mode evaluates the same nodes in the
+/// same order with the same budget, and runs the branches whose errors it discards
+/// (`anyOf` / `oneOf` / `not` / the `if` test / `contains` items) in the fast mode
+/// itself. Only the stack guard can tell them apart (explaining frames are larger), so a
+/// stop is returned as an error and left for the caller to confirm.
+pub(crate) fn first_error(
     program: &Program,
     instance: &Value,
     limits: Limits,
-    exhaustive: bool,
-) -> Errors {
+) -> Option<ValidationError> {
     let mut vm = Vm::<true>::new(program, limits);
-    vm.exhaustive = exhaustive;
-    vm.eval(program.root, instance);
-    let mut errors = std::mem::take(&mut vm.errors);
-    if let Some(stop) = vm.stop_error.take() {
-        // Reported first, whatever the branches made of it: a `not` over a stopped branch
-        // must not hide why the verdict is "invalid", and failures recorded after the
-        // stop are only its echoes.
-        errors.insert(0, stop);
-    } else if errors.is_empty() {
-        // Every failing node reports, so this is a safety net for the verdict's sake.
-        vm.fail(program.root, instance, Kind::FalseSchema, |_| {
-            "the instance is not valid".into()
-        });
-        errors = vm.errors;
+    vm.exhaustive = false;
+    let ok = vm.eval(program.root, instance);
+    if ok && vm.stopped.is_none() {
+        return None;
     }
-    errors
+    vm.into_errors().into_iter().next()
 }
+
+/// Every error of an instance that [`is_valid`] rejected: never empty, so the two paths
+/// can never disagree on the verdict. (Collecting every error takes more steps than the
+/// fast verdict, so the budget could end this pass where the fast one passed.)
+pub(crate) fn all_errors(program: &Program, instance: &Value, limits: Limits) -> Errors {
+    let mut vm = Vm::<true>::new(program, limits);
+    vm.eval(program.root, instance);
+    vm.into_errors()
+}
+
+/// Bytes reserved for an error message beside its locations: most fit, so writing one
+/// rarely reallocates.
+const MESSAGE_ROOM: usize = 96;
 
 /// Collected errors: `validate` wants one, which then needs no allocation of its own.
 pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
@@ -132,6 +137,24 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
+    /// The errors of a failed run, a stop first: never empty.
+    fn into_errors(mut self) -> Errors {
+        let mut errors = std::mem::take(&mut self.errors);
+        if let Some(stop) = self.stop_error.take() {
+            // Reported first, whatever the branches made of it: a `not` over a stopped
+            // branch must not hide why the verdict is "invalid", and failures recorded
+            // after the stop are only its echoes.
+            errors.insert(0, stop);
+        } else if errors.is_empty() {
+            // Every failing node reports, so this is a safety net for the verdict's sake.
+            self.fail(self.program.root, Kind::FalseSchema, |out| {
+                out.push_str("the instance is not valid");
+            });
+            errors = self.errors;
+        }
+        errors
+    }
+
     /// Whether to keep evaluating after a failure: only to collect every error.
     #[inline(always)]
     fn keep_going(&self) -> bool {
@@ -143,12 +166,12 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     #[inline]
     fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
         if self.steps == 0 {
-            return self.stop(id, instance);
+            return self.stop(id);
         }
         self.steps -= 1;
         let node = self.program.nodes[id.index()];
         if let Some((ok, work)) = leaf::verdict(self.program, node, instance) {
-            if work > 0 && !self.spend(id, instance, work) {
+            if work > 0 && !self.spend(id, work) {
                 return false;
             }
             if ok && self.tracking {
@@ -159,7 +182,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         // The stack is measured every 8 levels: 8 frames are far inside the margin the
         // budget leaves, and the check is not free.
         if self.depth >= self.max_depth || (self.depth % 8 == 0 && self.stack.exhausted()) {
-            return self.stop(id, instance);
+            return self.stop(id);
         }
         self.depth += 1;
         let ok = self.step(id, node, instance);
@@ -237,16 +260,16 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             }
             return false;
         }
-        for (kind, message) in leaf::explain(program, node, instance) {
-            self.fail(id, instance, kind, |_| message);
-        }
+        leaf::explain(program, node, instance, |kind, message| {
+            self.fail(id, kind, message);
+        });
         false
     }
 
     /// Charges `work` extra steps for a loop that examines many things in one node.
     /// Returns `false` (and stops the run) when the budget cannot cover it.
     #[inline]
-    fn spend(&mut self, id: NodeId, instance: &Value, work: usize) -> bool {
+    fn spend(&mut self, id: NodeId, work: usize) -> bool {
         match self.steps.checked_sub(work as u64) {
             Some(left) => {
                 self.steps = left;
@@ -254,24 +277,24 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             }
             None => {
                 self.steps = 0;
-                self.stop(id, instance)
+                self.stop(id)
             }
         }
     }
 
     #[cold]
-    fn stop(&mut self, id: NodeId, instance: &Value) -> bool {
+    fn stop(&mut self, id: NodeId) -> bool {
         let kind = if self.steps == 0 {
             Kind::BudgetExhausted
         } else {
             Kind::DepthExceeded
         };
-        self.record_stop(id, instance, kind)
+        self.record_stop(id, kind)
     }
 
     /// Stops the run for `kind` (once: the first stop is the one reported).
     #[cold]
-    fn record_stop(&mut self, id: NodeId, instance: &Value, kind: Kind) -> bool {
+    fn record_stop(&mut self, id: NodeId, kind: Kind) -> bool {
         if self.stopped.is_none() {
             let message = match kind {
                 Kind::BudgetExhausted => "validation step budget exhausted before a verdict",
@@ -280,7 +303,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             self.stopped = Some(kind);
             if EXPLAIN {
                 let before = self.errors.len();
-                self.fail(id, instance, kind, |_| message.to_string());
+                self.fail(id, kind, |out| out.push_str(message));
                 self.stop_error = self.errors.pop();
                 debug_assert_eq!(self.errors.len(), before);
             }
@@ -299,17 +322,12 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         if !EXPLAIN {
             return self.eval(id, instance);
         }
-        self.quietly(id, instance, |fast| fast.eval(id, instance))
+        self.quietly(id, |fast| fast.eval(id, instance))
     }
 
     /// Runs `run` on a fast-mode interpreter sharing this one's state (see [`Vm::verdict`]);
     /// a stop inside is recorded here, at `id`.
-    fn quietly(
-        &mut self,
-        id: NodeId,
-        instance: &Value,
-        run: impl FnOnce(&mut Vm<'p, false>) -> bool,
-    ) -> bool {
+    fn quietly(&mut self, id: NodeId, run: impl FnOnce(&mut Vm<'p, false>) -> bool) -> bool {
         let mut fast = Vm::<false> {
             program: self.program,
             marks: std::mem::take(&mut self.marks),
@@ -330,28 +348,21 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         self.scopes = std::mem::take(&mut fast.scopes);
         self.steps = fast.steps;
         match (self.stopped, fast.stopped) {
-            (None, Some(kind)) => self.record_stop(id, instance, kind),
+            (None, Some(kind)) => self.record_stop(id, kind),
             _ => ok,
         }
     }
 
-    /// Records a failure of node `id` (in explaining mode) and returns `false`.
+    /// Records a failure of node `id` (in explaining mode) and returns `false`. The message
+    /// is written straight into the error's buffer, which then takes the locations.
     #[cold]
-    fn fail(
-        &mut self,
-        id: NodeId,
-        instance: &Value,
-        kind: Kind,
-        message: impl FnOnce(&Value) -> String,
-    ) -> bool {
+    fn fail(&mut self, id: NodeId, kind: Kind, message: impl FnOnce(&mut String)) -> bool {
         if EXPLAIN {
             let location = self.program.locations.get(id);
-            self.errors.push(ValidationError::new(
-                kind,
-                &self.path,
-                location,
-                message(instance),
-            ));
+            let mut text = String::with_capacity(MESSAGE_ROOM + self.path.len() + location.len());
+            message(&mut text);
+            self.errors
+                .push(ValidationError::new(kind, text, &self.path, location));
         }
         false
     }

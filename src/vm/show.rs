@@ -13,15 +13,8 @@ use std::fmt::Write;
 /// Characters of rendering after which [`show`] cuts.
 const LIMIT: usize = 60;
 
-/// A short rendering of a value for messages: compact JSON, nested containers past the
-/// second level elided, cut after about 60 characters.
-pub(super) fn show(value: &Value) -> String {
-    let mut text = String::with_capacity(LIMIT + 8);
-    show_into(&mut text, value);
-    text
-}
-
-/// [`show`], appended to `out`.
+/// Appends a short rendering of a value for messages: compact JSON, nested containers
+/// past the second level elided, cut after about 60 characters.
 pub(super) fn show_into(out: &mut String, value: &Value) {
     let start = out.len();
     render(value, out, start, 2);
@@ -76,15 +69,6 @@ fn render(value: &Value, out: &mut String, start: usize, levels: u8) {
     }
 }
 
-/// `before`, `text` as a JSON string literal, then `after`: a message naming a property.
-pub(super) fn quoted_in(before: &str, text: &str, after: &str) -> String {
-    let mut message = String::with_capacity(before.len() + text.len() + after.len() + 2);
-    message.push_str(before);
-    quote_into(&mut message, text);
-    message.push_str(after);
-    message
-}
-
 /// Appends `text` as a JSON string literal.
 pub(super) fn quote_into(out: &mut String, text: &str) {
     out.push('"');
@@ -116,6 +100,12 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    fn show(value: &Value) -> String {
+        let mut out = String::new();
+        show_into(&mut out, value);
+        out
+    }
 
     #[test]
     fn values_are_shown_short_and_shallow() {
