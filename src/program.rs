@@ -323,6 +323,23 @@ impl Properties {
     /// the benchmark schemas.)
     pub(crate) const SCAN_UP_TO: usize = 16;
 
+    /// Derives the lookup structures and costs of `named` (which must list each name
+    /// once), once it is complete.
+    pub(crate) fn index_named(&mut self, program: &Program) {
+        self.probes = self.named.iter().map(|(name, _)| probe(name)).collect();
+        self.index = (self.named.len() > Self::SCAN_UP_TO).then(|| {
+            let positions = self.named.iter().enumerate();
+            positions
+                .map(|(i, (name, _))| (name.clone(), i as u32))
+                .collect()
+        });
+        self.costs = self
+            .named
+            .iter()
+            .map(|(_, node)| program.cost(*node))
+            .collect();
+    }
+
     /// The position in `named` of the property called `name`.
     #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
@@ -434,6 +451,11 @@ impl Locations {
         }
         self.spans
             .push((start as u32, (self.text.len() - start) as u32));
+    }
+
+    /// Records the next node's location as that of node `from`.
+    pub(crate) fn push_copy(&mut self, from: NodeId) {
+        self.spans.push(self.spans[from.index()]);
     }
 
     /// Gives node `to` the location of node `from`.

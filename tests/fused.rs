@@ -315,3 +315,83 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
     let error = v.validate(&json!("x")).unwrap_err();
     assert_eq!(error.schema_location(), "/type");
 }
+
+/// Schemas an `allOf` merges: property sets that share names (with different schemas),
+/// fold a `required`, add patterns, nest another `allOf`, say nothing (`{}`), or cannot
+/// merge (`additionalProperties`); one reached through a `$ref`.
+fn property_sets() -> Vec<Value> {
+    vec![
+        json!({"properties": {"a": {"type": "integer"}, "b": {"type": "string"}}}),
+        json!({"properties": {"a": {"minimum": 2}, "c": {"type": "boolean"}}, "required": ["a"]}),
+        json!({"type": "object", "properties": {"b": {"maxLength": 2}}, "required": ["b"]}),
+        json!({"patternProperties": {"^x": {"type": "null"}}, "properties": {"c": {"const": true}}}),
+        json!({"allOf": [{"properties": {"a": {"maximum": 5}}}, {"minProperties": 1}]}),
+        json!({}),
+        json!({"properties": {"a": true, "b": true}, "additionalProperties": false}),
+        json!({"$ref": "#/$defs/d"}),
+    ]
+}
+
+/// Objects over the names the property sets use, with values of several types.
+fn property_objects() -> impl Strategy<Value = Value> {
+    let value = prop_oneof![
+        Just(json!(null)),
+        Just(json!(true)),
+        Just(json!(1)),
+        Just(json!(3)),
+        Just(json!(9)),
+        Just(json!("s")),
+        Just(json!("long")),
+    ];
+    prop_oneof![
+        proptest::collection::btree_map("a|b|c|d|x1|y", value, 0..5)
+            .prop_map(|map| Value::Object(map.into_iter().collect())),
+        Just(json!([1])),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn merged_property_tables_agree_with_opaque_ones(
+        instance in property_objects(),
+        picks in proptest::collection::vec(0..8usize, 1..5),
+        unevaluated in any::<bool>(),
+    ) {
+        let sets = property_sets();
+        let defs = json!({"d": {"properties": {"d": {"type": "string"}, "a": {"type": "number"}}}});
+        let chosen: Vec<Value> = picks.iter().map(|&i| sets[i].clone()).collect();
+        // `anyOf` of one keeps the annotations `unevaluatedProperties` reads.
+        let opaque: Vec<Value> = chosen.iter().map(|s| json!({"anyOf": [s]})).collect();
+        let wrap = |parts: Vec<Value>| {
+            let mut schema = json!({"$defs": defs, "allOf": parts});
+            if unevaluated {
+                schema["unevaluatedProperties"] = json!(false);
+            }
+            Validator::new(&schema).unwrap()
+        };
+        let (merged, plain) = (wrap(chosen), wrap(opaque));
+        prop_assert_eq!(merged.is_valid(&instance), plain.is_valid(&instance), "{} {:?}", instance, picks);
+        prop_assert_eq!(merged.validate(&instance).is_ok(), merged.is_valid(&instance));
+        prop_assert_eq!(merged.iter_errors(&instance).next().is_none(), merged.is_valid(&instance));
+    }
+}
+
+#[test]
+fn an_all_of_of_property_sets_is_one_table() {
+    let v = Validator::new(&json!({"allOf": [
+        {"properties": {"a": {"type": "integer"}}, "required": ["a"]},
+        {"allOf": [{"properties": {"a": {"minimum": 2}, "b": {"type": "string"}}}, {}]}
+    ]}))
+    .unwrap();
+    let program = format!("{v:?}");
+    let root = program.lines().find(|line| line.starts_with('>')).unwrap();
+    assert!(root.contains("Properties"), "{program}");
+    assert!(v.is_valid(&json!({"a": 3, "b": "x"})));
+    let error = v.validate(&json!({"a": 1})).unwrap_err();
+    assert_eq!(
+        error.schema_location(),
+        "/allOf/1/allOf/0/properties/a/minimum"
+    );
+    let error = v.validate(&json!({"b": "x"})).unwrap_err();
+    assert_eq!(error.schema_location(), "/allOf/0/required");
+}

@@ -6,12 +6,37 @@
 //! itself refers to the original), so cycles stay cycles and the interpreter's depth
 //! bound still applies. A chain of references is followed to its end; a cycle made of
 //! references only is left as it is, for the interpreter to stop.
+//!
+//! Dynamic references come first: the dynamic scope of every run starts at the root
+//! resource, which is therefore its outermost entry. When the root defines a reference's
+//! dynamic anchor, the outermost definition wins whatever runs in between, so the
+//! reference is a plain one (a metaschema's `$dynamicRef: "#meta"` everywhere).
 
 use super::Compiler;
 use crate::ids::NodeId;
 use crate::program::Node;
 
 impl Compiler<'_> {
+    /// Replaces every `DynamicRef` whose anchor the root resource defines by a `Ref` to
+    /// the root's definition.
+    pub(crate) fn resolve_outermost_dynamic_refs(&mut self) {
+        let program = &mut self.program;
+        let Node::Scope {
+            scope: outermost, ..
+        } = program.nodes[program.root.index()]
+        else {
+            return;
+        };
+        for i in 0..program.nodes.len() {
+            if let Node::DynamicRef(table) = program.nodes[i] {
+                let name = &program.strings[program.dynamic_refs[table].anchor];
+                if let Some(target) = program.dynamic_anchor(outermost, name) {
+                    program.nodes[i] = Node::Ref(target);
+                }
+            }
+        }
+    }
+
     /// Replaces every `Ref` node by a copy of the first non-`Ref` node along its chain,
     /// with that node's location (errors name the keyword that failed, not the `$ref`).
     pub(crate) fn inline_refs(&mut self) {

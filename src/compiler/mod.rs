@@ -10,8 +10,9 @@
 //!    one node, memoised by (document, JSON Pointer); keywords become nodes, cheapest
 //!    checks first. A `$ref` reserves its target's node id and queues it, so cycles are
 //!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
-//! 3. **Finalize**, passes over the whole arena: references become copies of their
-//!    targets ([`inline`]); schema objects and `items` that only check values fuse into
+//! 3. **Finalize**, passes over the whole arena: references, and dynamic references
+//!    whose anchor the root resource defines, become copies of their targets
+//!    ([`inline`]); schema objects and `items` that only check values fuse into
 //!    single leaves ([`leaves`]); dynamic-scope bookkeeping goes when nothing reads it;
 //!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
 //!    by a property become switches ([`switch`]).
@@ -21,6 +22,7 @@
 mod admits;
 mod applicator;
 mod array;
+mod conjunction;
 mod inline;
 mod leaves;
 mod object;
@@ -375,14 +377,16 @@ impl<'a> Compiler<'a> {
         Combined::Node(Node::Scope { scope, body })
     }
 
-    /// Derives what lowering could not know yet (see the module doc): references become
-    /// copies of their targets, leaves fuse, `Scope` nodes are dropped when no dynamic
+    /// Derives what lowering could not know yet (see the module doc): references (and
+    /// dynamic references the root resource settles) become copies of their targets,
+    /// leaves fuse, `Scope` nodes are dropped when no dynamic
     /// reference would ever read the scope, then the type analysis and the discriminator
     /// run on the final shape.
     fn finalize(&mut self) {
+        self.resolve_outermost_dynamic_refs();
         self.inline_refs();
-        self.fuse_leaves();
-        if self.program.dynamic_refs.is_empty() {
+        let dynamic = |node: &Node| matches!(node, Node::DynamicRef(_));
+        if !self.program.nodes.iter().any(dynamic) {
             for i in 0..self.program.nodes.len() {
                 if let Node::Scope { body, .. } = self.program.nodes[i] {
                     self.program.nodes[i] = self.program.nodes[body.index()];
@@ -391,6 +395,8 @@ impl<'a> Compiler<'a> {
             // A scope's body may itself have been a scope copied above; one more pass
             // is never needed because a body is never a `Scope` node.
         }
+        self.flatten_conjunctions();
+        self.fuse_leaves();
         // The discriminator reads which branches accept objects.
         self.derive_admits();
         self.discriminate();

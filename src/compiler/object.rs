@@ -7,7 +7,7 @@ use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::pointer;
-use crate::program::{probe, Node, Properties};
+use crate::program::{Node, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
 
@@ -148,21 +148,7 @@ impl<'a> Compiler<'a> {
                 let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
-            table.probes = table.named.iter().map(|(name, _)| probe(name)).collect();
-            if table.named.len() > Properties::SCAN_UP_TO {
-                let positions = table
-                    .named
-                    .iter()
-                    .enumerate()
-                    .map(|(i, (name, _))| (name.clone(), i as u32));
-                table.index = Some(positions.collect());
-            }
-            let program = &self.program;
-            table.costs = table
-                .named
-                .iter()
-                .map(|(_, node)| program.cost(*node))
-                .collect();
+            table.index_named(&self.program);
         }
         if let Some(value) = schema.get(Keyword::PatternProperties) {
             let Value::Object(entries) = value else {

@@ -1,0 +1,205 @@
+//! Flattening conjunctions: an `All` (a schema object's keywords, an `allOf`) whose parts
+//! are `All`s becomes one flat list without repeated parts, and the `properties` tables
+//! among its parts merge into one.
+//!
+//! Composed schemas (an `allOf` of schemas that each list a few properties, as the
+//! 2020-12 metaschema and generated schemas are written) otherwise visit every key of an
+//! instance once per table, and pay one evaluation per nesting level. Evaluating a part is
+//! pure (a verdict, plus evaluation marks that are unioned anyway), so a repeated part
+//! adds nothing, `{}` adds nothing, and two tables without `additionalProperties` check
+//! what one table of their union checks, a name in both getting the conjunction of its
+//! schemas. A table with `additionalProperties` depends on its own names and stays as it
+//! is, as does every folded `required` but the first (a table counts one).
+//!
+//! The pass runs after references are inlined, so the copies of one `All` (a `$ref`
+//! target used at many sites) share its span: each distinct span is rewritten once.
+
+use super::Compiler;
+use crate::ids::{NodeId, Span, TableId};
+use crate::program::{Node, Program, Properties};
+use ahash::AHashMap;
+use smallvec::SmallVec;
+
+/// How many levels of nested `All`s are flattened into one (deeper ones stay parts).
+const MAX_FLATTEN_DEPTH: usize = 8;
+
+/// Parts beyond this many are not compared for repeats (the comparison is quadratic).
+const MAX_DEDUPLICATED: usize = 64;
+
+/// What an `All` node becomes.
+#[derive(Clone, Copy)]
+enum Rewrite {
+    /// A new node in its place.
+    Node(Node),
+    /// A copy of its only remaining part, with that part's location.
+    Copy(NodeId),
+}
+
+type Parts = SmallVec<[NodeId; 8]>;
+
+impl Compiler<'_> {
+    /// Flattens every `All` and merges the property tables among its parts.
+    pub(crate) fn flatten_conjunctions(&mut self) {
+        let mut rewritten: AHashMap<Span, Option<Rewrite>> = AHashMap::new();
+        for id in (0..self.program.nodes.len()).filter_map(NodeId::new) {
+            let Node::All(span) = self.program.nodes[id.index()] else {
+                continue;
+            };
+            let rewrite = match rewritten.get(&span) {
+                Some(&rewrite) => rewrite,
+                None => {
+                    let rewrite = self.flattened(span);
+                    rewritten.insert(span, rewrite);
+                    rewrite
+                }
+            };
+            match rewrite {
+                Some(Rewrite::Node(node)) => self.program.nodes[id.index()] = node,
+                Some(Rewrite::Copy(part)) => {
+                    self.program.nodes[id.index()] = self.program.nodes[part.index()];
+                    self.program.locations.copy(id, part);
+                }
+                None => {}
+            }
+        }
+    }
+
+    /// What the `All` of `span` becomes, if anything changes.
+    fn flattened(&mut self, span: Span) -> Option<Rewrite> {
+        let mut parts = Parts::new();
+        let mut path: SmallVec<[Span; MAX_FLATTEN_DEPTH]> = SmallVec::new();
+        path.push(span);
+        collect(&self.program, span, &mut parts, &mut path);
+        let merged = self.merge_tables(&mut parts);
+        if !merged && parts[..] == self.program.edges[span] {
+            return None;
+        }
+        match parts[..] {
+            [] => Some(Rewrite::Node(Node::Valid)),
+            [only] => Some(Rewrite::Copy(only)),
+            _ => Some(Rewrite::Node(Node::All(self.edges(&parts)))),
+        }
+    }
+
+    /// Replaces the mergeable `Properties` among `parts` by one node of their union, at
+    /// the first one's place; says whether there were two or more.
+    fn merge_tables(&mut self, parts: &mut Parts) -> bool {
+        let program = &self.program;
+        let mut required_seen = false;
+        let mergeable: SmallVec<[(usize, TableId); 8]> = parts
+            .iter()
+            .enumerate()
+            .filter_map(|(at, &part)| match program.nodes[part.index()] {
+                Node::Properties(table) => Some((at, table)),
+                _ => None,
+            })
+            .filter(|&(_, table)| {
+                let spec = &program.properties[table];
+                if spec.additional.is_some() {
+                    return false;
+                }
+                if spec.required_node.is_some() {
+                    if required_seen {
+                        return false;
+                    }
+                    required_seen = true;
+                }
+                true
+            })
+            .collect();
+        if mergeable.len() < 2 {
+            return false;
+        }
+        // Each name once, in order of first appearance, with every schema given for it.
+        let mut named: Vec<(Box<str>, Parts)> = Vec::new();
+        let mut positions: AHashMap<&str, usize> = AHashMap::new();
+        let mut table = Properties::default();
+        let mut required: Option<(Span, NodeId)> = None;
+        for &(_, id) in &mergeable {
+            let spec = &program.properties[id];
+            for (name, node) in &spec.named {
+                match positions.get(&**name) {
+                    Some(&at) if !named[at].1.contains(node) => named[at].1.push(*node),
+                    Some(_) => {}
+                    None => {
+                        positions.insert(name, named.len());
+                        named.push((name.clone(), SmallVec::from_slice(&[*node])));
+                    }
+                }
+            }
+            table.patterns.extend_from_slice(&spec.patterns);
+            if let Some(node) = spec.required_node {
+                if let Node::Required(names) = program.nodes[node.index()] {
+                    required = Some((names, node));
+                }
+            }
+        }
+        drop(positions);
+        for (name, schemas) in named {
+            let node = match schemas[..] {
+                [only] => only,
+                _ => {
+                    let span = self.edges(&schemas);
+                    self.push_located_as(Node::All(span), schemas[0])
+                }
+            };
+            table.named.push((name, node));
+        }
+        table.index_named(&self.program);
+        if let Some((names, node)) = required {
+            let mut flags = vec![false; table.named.len()];
+            for name in &self.program.strings[names] {
+                if let Some(at) = table.position(name) {
+                    flags[at] = true;
+                }
+            }
+            table.required_count = flags.iter().filter(|&&flag| flag).count() as u32;
+            table.required = flags;
+            table.required_node = Some(node);
+        }
+        let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
+        self.program.properties.push(table);
+        let (first, _) = mergeable[0];
+        let node = self.push_located_as(Node::Properties(id), parts[first]);
+        parts[first] = node;
+        let merged_away = |at: usize| mergeable[1..].iter().any(|&(merged, _)| merged == at);
+        *parts = (parts.iter().enumerate())
+            .filter(|&(at, _)| !merged_away(at))
+            .map(|(_, &part)| part)
+            .collect();
+        true
+    }
+
+    /// Appends `node` with the location of node `from`.
+    fn push_located_as(&mut self, node: Node, from: NodeId) -> NodeId {
+        let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
+        self.program.nodes.push(node);
+        self.program.locations.push_copy(from);
+        id
+    }
+}
+
+/// Appends the parts of the `All` of `span` to `parts`, flattening nested `All`s (except
+/// one already being flattened: inlined references can make an `All` its own part) and
+/// dropping `{}` and parts equal to one already there.
+fn collect(
+    program: &Program,
+    span: Span,
+    parts: &mut Parts,
+    path: &mut SmallVec<[Span; MAX_FLATTEN_DEPTH]>,
+) {
+    for &part in &program.edges[span] {
+        let node = program.nodes[part.index()];
+        match node {
+            Node::All(inner) if path.len() < MAX_FLATTEN_DEPTH && !path.contains(&inner) => {
+                path.push(inner);
+                collect(program, inner, parts, path);
+                path.pop();
+            }
+            Node::Valid => {}
+            _ if parts.len() <= MAX_DEDUPLICATED
+                && parts.iter().any(|&p| program.nodes[p.index()] == node) => {}
+            _ => parts.push(part),
+        }
+    }
+}
