@@ -49,6 +49,7 @@ mod formats;
 mod ids;
 mod json;
 pub mod mcp;
+mod names;
 mod options;
 mod program;
 mod regex;

@@ -13,6 +13,7 @@
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
+use crate::names::{probe, same_bytes, PerfectIndex};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
@@ -297,8 +298,8 @@ pub(crate) struct Properties {
     pub(crate) named: Vec<(Box<str>, NodeId)>,
     /// [`probe`] of each `named` name, for the scan of short tables.
     pub(crate) probes: Vec<u64>,
-    /// Name to position in `named`, for tables too long to scan (see [`Properties::position`]).
-    pub(crate) index: Option<ahash::AHashMap<Box<str>, u32>>,
+    /// How [`Properties::position`] finds a name in `named`.
+    pub(crate) lookup: NameLookup,
     /// The estimated cost ([`Program::cost`]) of each `named` schema: costly ones are
     /// evaluated after the cheap ones, so that a cheap failing check settles the verdict
     /// before a recursive property runs.
@@ -327,12 +328,18 @@ impl Properties {
     /// once), once it is complete.
     pub(crate) fn index_named(&mut self, program: &Program) {
         self.probes = self.named.iter().map(|(name, _)| probe(name)).collect();
-        self.index = (self.named.len() > Self::SCAN_UP_TO).then(|| {
+        self.lookup = if self.named.len() <= Self::SCAN_UP_TO {
+            NameLookup::Scan
+        } else if let Some(index) = PerfectIndex::build(self.named.iter().map(|(n, _)| &**n)) {
+            NameLookup::Perfect(index)
+        } else {
             let positions = self.named.iter().enumerate();
-            positions
-                .map(|(i, (name, _))| (name.clone(), i as u32))
-                .collect()
-        });
+            NameLookup::Hashed(
+                positions
+                    .map(|(i, (name, _))| (name.clone(), i as u32))
+                    .collect(),
+            )
+        };
         self.costs = self
             .named
             .iter()
@@ -343,59 +350,61 @@ impl Properties {
     /// The position in `named` of the property called `name`.
     #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
-        if self.index.is_some() {
-            return self.indexed_position(name);
+        match &self.lookup {
+            NameLookup::Scan => {
+                let probe = probe(name);
+                // A plain loop: iterator adapters here compiled to an out-of-line fold.
+                for (i, &p) in self.probes.iter().enumerate() {
+                    if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
+                        return Some(i);
+                    }
+                }
+                None
+            }
+            NameLookup::Perfect(index) => {
+                let i = index.candidate(name)?;
+                let named = self.named[i].0.as_bytes();
+                if same_bytes(named, name.as_bytes()) {
+                    Some(i)
+                } else {
+                    None
+                }
+            }
+            NameLookup::Hashed(map) => hashed_position(map, name),
         }
-        let probe = probe(name);
-        // A plain loop: iterator adapters here compiled to an out-of-line fold.
-        for (i, &p) in self.probes.iter().enumerate() {
-            if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
-                return Some(i);
+    }
+}
+
+/// How a [`Properties`] table finds a name.
+#[derive(Clone, Debug, Default)]
+pub(crate) enum NameLookup {
+    /// A scan of the probe words: short tables.
+    #[default]
+    Scan,
+    /// A hash without collisions among the names, built at compile time.
+    Perfect(PerfectIndex),
+    /// A general hash map, for the rare long names no perfect hash tells apart.
+    Hashed(ahash::AHashMap<Box<str>, u32>),
+}
+
+impl NameLookup {
+    /// Heap bytes held (a hash map's entries, control bytes and names).
+    fn memory_usage(&self) -> usize {
+        match self {
+            NameLookup::Scan => 0,
+            NameLookup::Perfect(index) => index.memory_usage(),
+            NameLookup::Hashed(map) => {
+                let entry = std::mem::size_of::<(Box<str>, u32)>() + 1;
+                map.capacity() * entry + map.keys().map(|name| name.len()).sum::<usize>()
             }
         }
-        None
-    }
-
-    /// [`Properties::position`] in a long table, through its hash index.
-    #[inline(never)]
-    fn indexed_position(&self, name: &str) -> Option<usize> {
-        let index = self.index.as_ref()?;
-        index.get(name).map(|&i| i as usize)
     }
 }
 
-/// A name's length and first byte in one word, compared before the bytes themselves:
-/// among the short, mostly distinct names of a real `properties` it singles out the one
-/// entry that can match.
-#[inline(always)]
-pub(crate) fn probe(name: &str) -> u64 {
-    ((name.len() as u64) << 8) | u64::from(name.as_bytes().first().copied().unwrap_or(0))
-}
-
-/// `a == b` for byte strings of equal length, without a call into `memcmp` for the short
-/// ones: two overlapping word loads cover 4 to 16 bytes.
-#[inline(always)]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    fn word(bytes: &[u8], at: usize) -> u64 {
-        let mut buf = [0; 8];
-        buf.copy_from_slice(&bytes[at..at + 8]);
-        u64::from_ne_bytes(buf)
-    }
-    fn half(bytes: &[u8], at: usize) -> u32 {
-        let mut buf = [0; 4];
-        buf.copy_from_slice(&bytes[at..at + 4]);
-        u32::from_ne_bytes(buf)
-    }
-    let n = a.len();
-    if n != b.len() {
-        return false;
-    }
-    match n {
-        0..=3 => a == b,
-        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
-        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
-        _ => a == b,
-    }
+/// [`Properties::position`] through a general hash map.
+#[inline(never)]
+fn hashed_position(map: &ahash::AHashMap<Box<str>, u32>, name: &str) -> Option<usize> {
+    map.get(name).map(|&i| i as usize)
 }
 
 /// The operands of [`Node::Unevaluated`].
@@ -591,7 +600,13 @@ impl Program {
                 .properties
                 .iter()
                 .map(|p| {
-                    table(&p.named) + p.named.iter().map(|(n, _)| n.len()).sum::<usize>() + table(&p.costs) + table(&p.patterns)
+                    table(&p.named)
+                        + p.named.iter().map(|(n, _)| n.len()).sum::<usize>()
+                        + table(&p.probes)
+                        + p.lookup.memory_usage()
+                        + table(&p.costs)
+                        + table(&p.required)
+                        + table(&p.patterns)
                 })
                 .sum::<usize>()
             + table(&self.items)
@@ -636,21 +651,6 @@ mod tests {
             "{}",
             std::mem::size_of::<Node>()
         );
-    }
-
-    #[test]
-    fn same_bytes_is_byte_equality() {
-        // Every length around the word-size cases, equal or differing at each position.
-        for len in 0..40 {
-            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
-            assert!(same_bytes(&a, &a.clone()), "{len}");
-            for at in 0..len {
-                let mut b = a.clone();
-                b[at] ^= 0x20;
-                assert!(!same_bytes(&a, &b), "{len} {at}");
-            }
-            assert!(!same_bytes(&a, &[a.as_slice(), b"x"].concat()));
-        }
     }
 
     #[test]

@@ -1,0 +1,269 @@
+//! Finding a name among a fixed set known at compile time: the `properties` of a schema
+//! and the strings of an `enum`, looked up for every key of every instance.
+//!
+//! The general-purpose tools cost more than the job: a `memcmp` call per comparison, or
+//! a keyed hash that (without the `aes` target feature of a default build) runs ~90
+//! instructions per key. So a name is first told apart by a [`probe`] word (length and
+//! first byte), compared by [`same_bytes`] in two word loads, and a set too large to
+//! scan gets a [`PerfectIndex`]: a hash chosen at compile time so that the set's names
+//! land in distinct slots, which leaves one candidate to compare per lookup.
+
+use smallvec::SmallVec;
+
+/// A name's length and first byte in one word, compared before the bytes themselves:
+/// among the short, mostly distinct names of a real `properties` it singles out the one
+/// entry that can match.
+#[inline(always)]
+pub(crate) fn probe(name: &str) -> u64 {
+    ((name.len() as u64) << 8) | u64::from(name.as_bytes().first().copied().unwrap_or(0))
+}
+
+/// `a == b`, without a call into `memcmp` for names of up to 32 bytes: two overlapping
+/// word loads cover 4 to 16 bytes, four cover 17 to 32.
+#[inline(always)]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let same = |at: usize| word(a, at) == word(b, at);
+    match n {
+        0..=3 => a == b,
+        4..=16 => words(a) == words(b),
+        17..=32 => same(0) && same(8) && same(n - 16) && same(n - 8),
+        _ => a == b,
+    }
+}
+
+/// Two words that, with the length, determine a string of up to 16 bytes: its first and
+/// last 8 bytes (overlapping), or 4 and 4, or three bytes that cover up to 3.
+#[inline(always)]
+fn words(bytes: &[u8]) -> (u64, u64) {
+    let n = bytes.len();
+    match n {
+        0 => (0, 0),
+        1..=3 => {
+            let byte = |at: usize| u64::from(bytes[at]);
+            (byte(0) | byte(n / 2) << 8 | byte(n - 1) << 16, 0)
+        }
+        4..=7 => (half(bytes, 0), half(bytes, n - 4)),
+        _ => (word(bytes, 0), word(bytes, n - 8)),
+    }
+}
+
+/// The 8 bytes at `at`.
+#[inline(always)]
+fn word(bytes: &[u8], at: usize) -> u64 {
+    let mut buf = [0; 8];
+    buf.copy_from_slice(&bytes[at..at + 8]);
+    u64::from_ne_bytes(buf)
+}
+
+/// The 4 bytes at `at`.
+#[inline(always)]
+fn half(bytes: &[u8], at: usize) -> u64 {
+    let mut buf = [0; 4];
+    buf.copy_from_slice(&bytes[at..at + 4]);
+    u64::from(u32::from_ne_bytes(buf))
+}
+
+/// A perfect hash over a fixed list of names ("hash, displace"): each name's slot holds
+/// its position, and no two names share a slot. A lookup hashes the key once, reads its
+/// bucket's displacement and then the one slot the key can be in, and returns the
+/// position found there for the caller to confirm with [`same_bytes`].
+///
+/// The hash reads a name's length and [`words`] (and a middle word of a long name), so
+/// long names that agree on those always collide: [`PerfectIndex::build`] then gives up, and so it does
+/// when no displacement it tries separates a bucket. Unknown keys cost what known ones do
+/// (one slot, one comparison), whatever they are: there are no chains to flood.
+#[derive(Clone, Debug)]
+pub(crate) struct PerfectIndex {
+    seed: u64,
+    /// Shifts that take the top bits of a hash as a bucket and as a slot.
+    bucket_shift: u32,
+    slot_shift: u32,
+    /// Per bucket, the displacement that places its names in free slots.
+    displacements: Box<[u32]>,
+    /// Position of the name in each slot, or [`PerfectIndex::EMPTY`].
+    slots: Box<[u32]>,
+}
+
+impl PerfectIndex {
+    const EMPTY: u32 = u32::MAX;
+
+    /// Seeds tried before giving up (a seed fails only on a bucket no displacement
+    /// separates, which is rare at half load).
+    const SEEDS: u64 = 4;
+
+    /// Displacements tried per bucket.
+    const DISPLACEMENTS: u32 = 1 << 12;
+
+    /// An index of `names` (distinct), if one is found with twice as many slots as
+    /// names and a bucket per two names.
+    pub(crate) fn build<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Option<Self> {
+        let count = names.clone().count();
+        if count >= (Self::EMPTY / 4) as usize {
+            return None;
+        }
+        let slot_bits = (2 * count).next_power_of_two().trailing_zeros().max(1);
+        let bucket_bits = slot_bits.saturating_sub(2).max(1);
+        'seeds: for k in 0..Self::SEEDS {
+            let mut index = PerfectIndex {
+                seed: (k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                bucket_shift: 64 - bucket_bits,
+                slot_shift: 64 - slot_bits,
+                displacements: vec![0; 1 << bucket_bits].into_boxed_slice(),
+                slots: vec![Self::EMPTY; 1 << slot_bits].into_boxed_slice(),
+            };
+            // (bucket, position, hash) of each name, fullest buckets first while most
+            // slots are free.
+            let mut keyed: Vec<(usize, u32, u64)> = (names.clone().enumerate())
+                .map(|(i, name)| {
+                    let hash = index.hash(name);
+                    (index.bucket(hash), i as u32, hash)
+                })
+                .collect();
+            let mut sizes = vec![0u32; 1 << bucket_bits];
+            for &(bucket, ..) in &keyed {
+                sizes[bucket] += 1;
+            }
+            keyed.sort_unstable_by_key(|&(bucket, ..)| (std::cmp::Reverse(sizes[bucket]), bucket));
+            for group in keyed.chunk_by(|a, b| a.0 == b.0) {
+                let Some(displacement) = (0..Self::DISPLACEMENTS).find(|&d| index.fits(group, d))
+                else {
+                    continue 'seeds;
+                };
+                index.displacements[group[0].0] = displacement;
+                for &(_, i, hash) in group {
+                    let slot = index.slot(hash, displacement);
+                    index.slots[slot] = i;
+                }
+            }
+            return Some(index);
+        }
+        None
+    }
+
+    /// Whether the names of a bucket land in distinct free slots under `displacement`.
+    fn fits(&self, bucket: &[(usize, u32, u64)], displacement: u32) -> bool {
+        let slots: SmallVec<[usize; 8]> = bucket
+            .iter()
+            .map(|&(.., hash)| self.slot(hash, displacement))
+            .collect();
+        slots
+            .iter()
+            .enumerate()
+            .all(|(i, &slot)| self.slots[slot] == Self::EMPTY && !slots[..i].contains(&slot))
+    }
+
+    /// The only position `name` can have in the list (not yet compared).
+    #[inline(always)]
+    pub(crate) fn candidate(&self, name: &str) -> Option<usize> {
+        let hash = self.hash(name);
+        let displacement = self.displacements[self.bucket(hash)];
+        match self.slots[self.slot(hash, displacement)] {
+            Self::EMPTY => None,
+            at => Some(at as usize),
+        }
+    }
+
+    /// A multiply-xor mix of a name's words (and, past 16 bytes, its middle 8 bytes:
+    /// generated names often differ only there) and length under the seed.
+    #[inline(always)]
+    fn hash(&self, name: &str) -> u64 {
+        let bytes = name.as_bytes();
+        let (first, last) = words(bytes);
+        let middle = match bytes.len() {
+            n @ 17.. => word(bytes, n / 2 - 4),
+            _ => 0,
+        };
+        let mixed = (first ^ self.seed).wrapping_mul(0xff51_afd7_ed55_8ccd)
+            ^ (last ^ middle.rotate_left(17)).rotate_left(29)
+            ^ (name.len() as u64) << 57;
+        mixed.wrapping_mul(0xc4ce_b9fe_1a85_ec53)
+    }
+
+    #[inline(always)]
+    fn bucket(&self, hash: u64) -> usize {
+        (hash >> self.bucket_shift) as usize
+    }
+
+    #[inline(always)]
+    fn slot(&self, hash: u64, displacement: u32) -> usize {
+        let displaced = hash ^ u64::from(displacement).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        (displaced.wrapping_mul(0xd6e8_feb8_6659_fd93) >> self.slot_shift) as usize
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        (self.displacements.len() + self.slots.len()) * std::mem::size_of::<u32>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn same_bytes_is_byte_equality() {
+        // Every length around the word-size cases, equal or differing at each position.
+        for len in 0..40 {
+            let a: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(same_bytes(&a, &a.clone()), "{len}");
+            for at in 0..len {
+                let mut b = a.clone();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a, &b), "{len} {at}");
+            }
+            assert!(!same_bytes(&a, &[a.as_slice(), b"x"].concat()));
+        }
+    }
+
+    #[test]
+    fn a_perfect_index_separates_real_names_and_points_unknown_ones_anywhere() {
+        let names: Vec<String> = (0..300)
+            .map(|i| format!("{}{i}", ["a", "prop", "x-vendor-extension-", "Z"][i % 4]))
+            .collect();
+        let index = PerfectIndex::build(names.iter().map(String::as_str)).unwrap();
+        for (i, name) in names.iter().enumerate() {
+            assert_eq!(index.candidate(name), Some(i), "{name}");
+        }
+        for other in ["", "b", "prop", "a1000", "x-vendor-extension-"] {
+            if let Some(at) = index.candidate(other) {
+                assert!(!same_bytes(names[at].as_bytes(), other.as_bytes()));
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_perfect_index_finds_each_name_and_no_other(
+            names in proptest::collection::btree_set("[a-e]{0,3}|[A-Za-z_$-]{1,40}", 17..200),
+            others in proptest::collection::vec("[a-e]{0,4}|[A-Za-z_$-]{1,40}", 0..20),
+        ) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            // Random names are told apart by their words: an index is always found.
+            let index = PerfectIndex::build(names.iter().copied()).unwrap();
+            for (i, name) in names.iter().enumerate() {
+                prop_assert_eq!(index.candidate(name), Some(i));
+            }
+            for other in &others {
+                let found = index.candidate(other).filter(|&i| same_bytes(names[i].as_bytes(), other.as_bytes()));
+                prop_assert_eq!(found.is_some(), names.contains(&other.as_str()));
+            }
+        }
+
+        #[test]
+        fn same_bytes_agrees_with_equality(a in "[ab]{0,40}", b in "[ab]{0,40}") {
+            prop_assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b);
+        }
+    }
+
+    #[test]
+    fn names_only_their_words_tell_apart_get_no_index() {
+        let long = |middle: &str| format!("prefix-0{middle}-abcdefgh-ijk1-suffix");
+        let names = [long("a"), long("b")];
+        assert!(PerfectIndex::build(names.iter().map(String::as_str)).is_none());
+    }
+}
