@@ -155,6 +155,26 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         errors
     }
 
+    /// How many errors have been collected: none in the fast mode, where knowing it
+    /// costs nothing.
+    #[inline(always)]
+    fn error_count(&self) -> usize {
+        if EXPLAIN {
+            self.errors.len()
+        } else {
+            0
+        }
+    }
+
+    /// Drops the errors collected after the first `count` (of a branch whose verdict
+    /// did not count).
+    #[inline(always)]
+    fn truncate_errors(&mut self, count: usize) {
+        if EXPLAIN {
+            self.errors.truncate(count);
+        }
+    }
+
     /// Whether to keep evaluating after a failure: only to collect every error.
     #[inline(always)]
     fn keep_going(&self) -> bool {
