@@ -68,6 +68,14 @@ enum Matcher {
     EndsWith(Box<str>),
     /// A literal anchored at both ends: `^abc$`.
     Equals(Box<str>),
+    /// `^X{min,max}$` (or `^X+$`, ...) for an atom `X` matching a set of ASCII
+    /// characters (`^[A-Za-z0-9_-]+$`, the commonest shape of a pattern in
+    /// tool schemas): a length check and one bit test per byte, no automaton.
+    AsciiRun {
+        set: u128,
+        min: u64,
+        max: Option<u64>,
+    },
     /// `^X{min,max}$` for an atom `X` matching one code point, run as
     /// `^X*$` (given here) plus a count of code points. Keeps patterns like
     /// `^[\p{L}\p{N}]{1,255}$` small; see `translate::CountedRun`.
@@ -128,6 +136,13 @@ impl Matcher {
             Self::StartsWith(literal) => haystack.starts_with(&**literal),
             Self::EndsWith(literal) => haystack.ends_with(&**literal),
             Self::Equals(literal) => haystack == &**literal,
+            Self::AsciiRun { set, min, max } => {
+                let len = u64::try_from(haystack.len()).unwrap_or(u64::MAX);
+                // A byte of a non-ASCII character is 0x80 or above: outside the set.
+                len >= *min
+                    && max.is_none_or(|max| len <= max)
+                    && haystack.bytes().all(|b| b < 128 && set >> b & 1 == 1)
+            }
             Self::CountedRun { run, min, max } => {
                 // Every code point takes at least one byte: a cheap early
                 // rejection before scanning.
@@ -213,6 +228,13 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
         return backtracking(&pattern).map(|regex| Matcher::Backtracking(Box::new(regex)));
     }
     if let Some(run) = translation.counted_run {
+        if let Some(set) = run.ascii {
+            return Ok(Matcher::AsciiRun {
+                set,
+                min: run.min,
+                max: run.max,
+            });
+        }
         return Ok(Matcher::CountedRun {
             run: automaton(&format!("^{}*$", run.atom))?,
             min: run.min,
@@ -764,7 +786,46 @@ mod tests {
         ));
     }
 
+    /// Runs of one ASCII set: each must become an [`Matcher::AsciiRun`].
+    const ASCII_RUNS: [&str; 8] = [
+        r"^[A-Za-z0-9-]+$",
+        r"^[a-c_]{2,4}$",
+        r"^\d*$",
+        r"^x?$",
+        r"^[\w.]{0,3}$",
+        r"^[^\x80-\u{10FFFF}]+$",
+        r"^[\d-z]{1,}$",
+        r"^[]*$",
+    ];
+
+    #[test]
+    fn ascii_runs_need_no_automaton() {
+        for source in &ASCII_RUNS[..5] {
+            let matcher = &pattern(source).matcher;
+            assert!(matches!(matcher, Matcher::AsciiRun { .. }), "{source}");
+        }
+        // A negated class takes in non-ASCII characters; `\s` and `\p{..}` are Unicode.
+        for source in [r"^[^a]+$", r"^\s+$", r"^\p{L}*$", r"^.+$"] {
+            let matcher = &pattern(source).matcher;
+            assert!(!matches!(matcher, Matcher::AsciiRun { .. }), "{source}");
+        }
+        assert!(matches(r"^[A-Za-z0-9-]+$", "my-repo-2"));
+        assert!(!matches(r"^[A-Za-z0-9-]+$", "my repo"));
+        assert!(!matches(r"^[A-Za-z0-9-]+$", ""));
+        assert!(!matches(r"^[a-c_]{2,4}$", "abcab"));
+        assert!(!matches(r"^x?$", "\u{e9}"));
+    }
+
     proptest::proptest! {
+        #[test]
+        fn ascii_runs_agree_with_the_automaton(haystack in r"[a-dxyzA-Z0-9_. \x{e9}\x{10000}-]{0,6}") {
+            for source in ASCII_RUNS {
+                let translated = translate(source, Target::Automaton).unwrap().pattern;
+                let expected = automaton(&translated).unwrap().is_match(&haystack);
+                proptest::prop_assert_eq!(pattern(source).is_match(&haystack), expected, "{} {:?}", source, haystack);
+            }
+        }
+
         #[test]
         fn conjunctions_agree_with_backtracking(haystack in "[a-dxy0-9!,;\\[\\] \n]{0,8}") {
             for source in LOOKAHEAD_LED {

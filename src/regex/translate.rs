@@ -48,17 +48,21 @@ pub(super) struct Translation {
     pub(super) counted_run: Option<CountedRun>,
 }
 
-/// A pattern of the shape `^X{min,max}$`, where `X` matches one code point.
+/// A pattern of the shape `^X{min,max}$` (or `^X*$`, `^X+$`, `^X?$`),
+/// where `X` matches one code point.
 ///
 /// Such a pattern is equivalent to "`^X*$` matches and the haystack has
 /// between `min` and `max` code points". The rewritten form matters because
 /// the automaton engine compiles `X{n,m}` into `m` copies of `X`: with a
 /// Unicode class such as `\p{L}` and a bound like 255 that exceeds any sane
-/// size limit, while `^X*$` stays small.
+/// size limit, while `^X*$` stays small. When `X` is a set of ASCII
+/// characters, no automaton is needed at all.
 #[derive(Debug)]
 pub(super) struct CountedRun {
     /// The atom `X`, in the target syntax.
     pub(super) atom: String,
+    /// The code points `X` matches as a bit set, when they are all ASCII.
+    pub(super) ascii: Option<u128>,
     /// The minimum number of repetitions.
     pub(super) min: u64,
     /// The maximum number of repetitions, `None` when unbounded.
@@ -194,8 +198,8 @@ enum Piece {
     Start,
     End,
     /// An atom matching exactly one code point; the range is its text in
-    /// the output.
-    Char(Range<usize>),
+    /// the output, the set what it matches if that is only ASCII.
+    Char(Range<usize>, Option<u128>),
     Repeat {
         min: u64,
         max: Option<u64>,
@@ -255,7 +259,7 @@ impl Translator {
                 '.' => {
                     let start = self.out.len();
                     emit_class(&mut self.out, true, LINE_TERMINATORS.to_vec(), "");
-                    self.char_atom(start);
+                    self.char_atom(start, None);
                 }
                 '*' => self.quantifier(0, None, false)?,
                 '+' => self.quantifier(1, None, false)?,
@@ -273,15 +277,16 @@ impl Translator {
             return Err(self.error("unterminated group"));
         }
         let counted_run = match self.shape.as_slice() {
-            [Piece::Start, Piece::Char(span), Piece::Repeat {
-                min,
-                max,
-                braced: true,
-            }, Piece::End] => self.out.get(span.clone()).map(|atom| CountedRun {
-                atom: atom.to_owned(),
-                min: *min,
-                max: *max,
-            }),
+            [Piece::Start, Piece::Char(span, ascii), Piece::Repeat { min, max, braced }, Piece::End]
+                if *braced || ascii.is_some() =>
+            {
+                self.out.get(span.clone()).map(|atom| CountedRun {
+                    atom: atom.to_owned(),
+                    ascii: *ascii,
+                    min: *min,
+                    max: *max,
+                })
+            }
             _ => None,
         };
         Ok(Translation {
@@ -377,16 +382,17 @@ impl Translator {
     }
 
     /// Notes that an atom matching exactly one code point was written,
-    /// starting at output offset `start`.
-    fn char_atom(&mut self, start: usize) {
+    /// starting at output offset `start`, matching the ASCII set `ascii` if
+    /// known to be one.
+    fn char_atom(&mut self, start: usize, ascii: Option<u128>) {
         self.last = Last::Atom;
-        self.piece(Piece::Char(start..self.out.len()));
+        self.piece(Piece::Char(start..self.out.len(), ascii));
     }
 
     fn literal(&mut self, cp: u32) {
         let start = self.out.len();
         push_code_point(&mut self.out, cp);
-        self.char_atom(start);
+        self.char_atom(start, ascii_set(false, &[(cp, cp)], ""));
     }
 
     // ---- syntax --------------------------------------------------------
@@ -507,7 +513,7 @@ impl Translator {
                 let start = self.out.len();
                 let (ranges, negated) = shorthand(c);
                 emit_class(&mut self.out, negated, ranges.to_vec(), "");
-                self.char_atom(start);
+                self.char_atom(start, ascii_set(negated, ranges, ""));
             }
             'b' | 'B' => {
                 self.word_boundary(c == 'B');
@@ -535,7 +541,7 @@ impl Translator {
                 let start = self.out.len();
                 let property = self.property(c == 'P')?;
                 self.out.push_str(&property);
-                self.char_atom(start);
+                self.char_atom(start, None);
             }
             _ => {
                 let cp = self.character_escape(c)?;
@@ -730,8 +736,9 @@ impl Translator {
                 }
             }
         }
+        let ascii = ascii_set(negated, &set.ranges, &set.properties);
         emit_class(&mut self.out, negated, set.ranges, &set.properties);
-        self.char_atom(start);
+        self.char_atom(start, ascii);
         Ok(())
     }
 
@@ -777,6 +784,18 @@ fn shorthand(c: char) -> (&'static [(u32, u32)], bool) {
         's' => (SPACE, false),
         _ => (SPACE, true),
     }
+}
+
+/// The set of a class as a bit per ASCII code point, when it matches ASCII
+/// characters only: not negated (that would take in the rest of Unicode) and
+/// without `\p{…}` items.
+fn ascii_set(negated: bool, ranges: &[(u32, u32)], properties: &str) -> Option<u128> {
+    if negated || !properties.is_empty() {
+        return None;
+    }
+    ranges.iter().try_fold(0u128, |set, &(low, high)| {
+        (high < 128).then(|| (low..=high).fold(set, |set, cp| set | 1 << cp))
+    })
 }
 
 /// The complement of sorted, disjoint `ranges` within all code points.
