@@ -20,7 +20,7 @@ mod translate;
 
 use std::fmt;
 
-use translate::{translate, Target, Translation};
+use translate::{translate, Shape, Target, Translation};
 
 /// The linear-time engine (see [`automaton`]).
 type Automaton = ::regex_automata::meta::Regex;
@@ -58,7 +58,8 @@ pub(crate) struct Pattern {
 /// The engine chosen for one pattern, from cheapest to most expensive.
 #[derive(Debug, Clone)]
 enum Matcher {
-    /// The empty pattern (or a bare `^` or `$`), which matches everything.
+    /// The empty pattern (or a bare `^` or `$`, or `X*` unanchored), which
+    /// matches everything.
     Always,
     /// An unanchored literal: `abc`.
     Contains(Box<str>),
@@ -68,6 +69,8 @@ enum Matcher {
     EndsWith(Box<str>),
     /// A literal anchored at both ends: `^abc$`.
     Equals(Box<str>),
+    /// `^X` for an atom `X` matching a set of ASCII characters (`^[@$_#]`).
+    FirstIn(u128),
     /// `^X{min,max}$` (or `^X+$`, ...) for an atom `X` matching a set of ASCII
     /// characters (`^[A-Za-z0-9_-]+$`, the commonest shape of a pattern in
     /// tool schemas): a length check and one bit test per byte, no automaton.
@@ -136,6 +139,10 @@ impl Matcher {
             Self::StartsWith(literal) => haystack.starts_with(&**literal),
             Self::EndsWith(literal) => haystack.ends_with(&**literal),
             Self::Equals(literal) => haystack == &**literal,
+            Self::FirstIn(set) => haystack
+                .bytes()
+                .next()
+                .is_some_and(|b| b < 128 && set >> b & 1 == 1),
             Self::AsciiRun { set, min, max } => {
                 let len = u64::try_from(haystack.len()).unwrap_or(u64::MAX);
                 // A byte of a non-ASCII character is 0x80 or above: outside the set.
@@ -227,19 +234,24 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
         let Translation { pattern, .. } = translate(source, Target::Backtracking)?;
         return backtracking(&pattern).map(|regex| Matcher::Backtracking(Box::new(regex)));
     }
-    if let Some(run) = translation.counted_run {
-        if let Some(set) = run.ascii {
-            return Ok(Matcher::AsciiRun {
-                set,
+    match translation.shape {
+        Some(Shape::CountedRun(run)) => {
+            if let Some(set) = run.ascii {
+                return Ok(Matcher::AsciiRun {
+                    set,
+                    min: run.min,
+                    max: run.max,
+                });
+            }
+            return Ok(Matcher::CountedRun {
+                run: automaton(&format!("^{}*$", run.atom))?,
                 min: run.min,
                 max: run.max,
             });
         }
-        return Ok(Matcher::CountedRun {
-            run: automaton(&format!("^{}*$", run.atom))?,
-            min: run.min,
-            max: run.max,
-        });
+        Some(Shape::FirstIn(set)) => return Ok(Matcher::FirstIn(set)),
+        Some(Shape::Always) => return Ok(Matcher::Always),
+        None => {}
     }
     automaton(&translation.pattern).map(Matcher::Automaton)
 }
@@ -786,8 +798,10 @@ mod tests {
         ));
     }
 
-    /// Runs of one ASCII set: each must become an [`Matcher::AsciiRun`].
-    const ASCII_RUNS: [&str; 8] = [
+    /// Shapes matched without an automaton: runs of one ASCII set (the first
+    /// five become [`Matcher::AsciiRun`]), a first character in a set, and
+    /// patterns that match the empty string anywhere.
+    const NO_AUTOMATON: [&str; 13] = [
         r"^[A-Za-z0-9-]+$",
         r"^[a-c_]{2,4}$",
         r"^\d*$",
@@ -796,11 +810,16 @@ mod tests {
         r"^[^\x80-\u{10FFFF}]+$",
         r"^[\d-z]{1,}$",
         r"^[]*$",
+        r"^[@$_#]",
+        r".*",
+        r"[\s\S]*",
+        r"a{0,3}",
+        r"^\d",
     ];
 
     #[test]
-    fn ascii_runs_need_no_automaton() {
-        for source in &ASCII_RUNS[..5] {
+    fn simple_shapes_need_no_automaton() {
+        for source in &NO_AUTOMATON[..5] {
             let matcher = &pattern(source).matcher;
             assert!(matches!(matcher, Matcher::AsciiRun { .. }), "{source}");
         }
@@ -814,12 +833,17 @@ mod tests {
         assert!(!matches(r"^[A-Za-z0-9-]+$", ""));
         assert!(!matches(r"^[a-c_]{2,4}$", "abcab"));
         assert!(!matches(r"^x?$", "\u{e9}"));
+        assert!(matches!(pattern(r"^[@$_#]").matcher, Matcher::FirstIn(_)));
+        assert!(matches!(pattern(r"[\s\S]*").matcher, Matcher::Always));
+        // The repetition must be the pattern's only atom.
+        assert!(!matches(r"x(abc)*", "abc"));
+        assert!(!matches(r"^[ab]c", "a"));
     }
 
     proptest::proptest! {
         #[test]
-        fn ascii_runs_agree_with_the_automaton(haystack in r"[a-dxyzA-Z0-9_. \x{e9}\x{10000}-]{0,6}") {
-            for source in ASCII_RUNS {
+        fn simple_shapes_agree_with_the_automaton(haystack in r"[a-dxyzA-Z0-9_. \x{e9}\x{10000}-]{0,6}") {
+            for source in NO_AUTOMATON {
                 let translated = translate(source, Target::Automaton).unwrap().pattern;
                 let expected = automaton(&translated).unwrap().is_match(&haystack);
                 proptest::prop_assert_eq!(pattern(source).is_match(&haystack), expected, "{} {:?}", source, haystack);

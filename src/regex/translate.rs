@@ -43,9 +43,22 @@ pub(super) struct Translation {
     /// Whether the pattern uses a construct that only a backtracking engine
     /// can run (a backreference or a lookaround assertion).
     pub(super) needs_backtracking: bool,
-    /// Set when the whole pattern has the shape `^X{min,max}$` for an atom
-    /// `X` that matches exactly one code point.
-    pub(super) counted_run: Option<CountedRun>,
+    /// Set when the whole pattern has a shape that needs no general engine.
+    pub(super) shape: Option<Shape>,
+}
+
+/// Whole-pattern shapes that a matcher can run without an automaton (or with a
+/// smaller one).
+#[derive(Debug)]
+pub(super) enum Shape {
+    /// `^X{min,max}$` and the like (see [`CountedRun`]).
+    CountedRun(CountedRun),
+    /// `^X` for an atom `X` matching a set of ASCII characters: the first
+    /// character is in the set.
+    FirstIn(u128),
+    /// `X*` (or `X?`, `X{0,n}`) unanchored: matches the empty string at the
+    /// start of any haystack.
+    Always,
 }
 
 /// A pattern of the shape `^X{min,max}$` (or `^X*$`, `^X+$`, `^X?$`),
@@ -276,23 +289,27 @@ impl Translator {
         if !self.open.is_empty() {
             return Err(self.error("unterminated group"));
         }
-        let counted_run = match self.shape.as_slice() {
+        let shape = match self.shape.as_slice() {
             [Piece::Start, Piece::Char(span, ascii), Piece::Repeat { min, max, braced }, Piece::End]
                 if *braced || ascii.is_some() =>
             {
-                self.out.get(span.clone()).map(|atom| CountedRun {
-                    atom: atom.to_owned(),
-                    ascii: *ascii,
-                    min: *min,
-                    max: *max,
+                self.out.get(span.clone()).map(|atom| {
+                    Shape::CountedRun(CountedRun {
+                        atom: atom.to_owned(),
+                        ascii: *ascii,
+                        min: *min,
+                        max: *max,
+                    })
                 })
             }
+            [Piece::Start, Piece::Char(_, Some(set))] => Some(Shape::FirstIn(*set)),
+            [Piece::Char(..), Piece::Repeat { min: 0, .. }] => Some(Shape::Always),
             _ => None,
         };
         Ok(Translation {
             pattern: self.out,
             needs_backtracking: self.needs_backtracking,
-            counted_run,
+            shape,
         })
     }
 
