@@ -136,6 +136,9 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         if !self.spend(id, (1 + spec.patterns.len()) * map.len()) {
             return false;
         }
+        if !EXPLAIN && !self.tracking && spec.patterns.is_empty() {
+            return self.plain_properties(id, map, spec);
+        }
         let mut ok = true;
         // A folded `required` is counted in the pass below (too few keys settle it at
         // once), and explained by running the `Required` node itself. Collecting every
@@ -205,6 +208,51 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             self.mark(Mark::AllProperties);
         }
         ok
+    }
+
+    /// [`Vm::properties`] in its commonest setting: the fast mode, no evaluation marks
+    /// to record, no `patternProperties`. The same checks in the same order (so the
+    /// same budget), without the bookkeeping of the general loop.
+    #[inline(always)]
+    fn plain_properties(
+        &mut self,
+        id: NodeId,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+    ) -> bool {
+        if map.len() < spec.required_count as usize {
+            return false;
+        }
+        let mut required_met = 0;
+        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 8]> = SmallVec::new();
+        for (key, value) in map {
+            match spec.position(key) {
+                Some(i) => {
+                    if spec.required_count > 0 && spec.required[i] {
+                        required_met += 1;
+                    }
+                    let (cost, node) = (spec.costs[i], spec.named[i].1);
+                    if cost >= Program::COSTLY {
+                        deferred.push((cost, key, value, node));
+                    } else if !self.property(node, key, value) {
+                        return false;
+                    }
+                }
+                None => match spec.additional {
+                    Some(additional) if !self.additional(id, additional, key, value) => {
+                        return false;
+                    }
+                    _ => {}
+                },
+            }
+        }
+        if required_met < spec.required_count {
+            return false;
+        }
+        deferred.sort_by_key(|&(cost, ..)| cost);
+        deferred
+            .iter()
+            .all(|&(_, key, value, node)| self.descend(node, value, Step::Key(key)))
     }
 
     /// Evaluates a property's value against its schema `node`. The most common property
