@@ -224,6 +224,20 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         false
     }
 
+    /// [`Vm::eval`] for a part of an `All`, the same to the budget. The commonest such
+    /// part, `properties` beside `"type": "object"`, runs without a level of its own:
+    /// its children still go through `eval`, which keeps the depth and stack bounds.
+    #[inline(always)]
+    fn eval_part(&mut self, id: NodeId, instance: &Value) -> bool {
+        match self.program.nodes[id.index()] {
+            Node::Properties(table) if self.steps != 0 => {
+                self.steps -= 1;
+                self.properties(id, instance, table)
+            }
+            _ => self.eval(id, instance),
+        }
+    }
+
     /// Marks what a passing fused leaf evaluated, for an enclosing `unevaluatedItems`:
     /// `EachItem`, directly or inside `Checks` at this location, evaluates every item.
     #[cold]
@@ -425,7 +439,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                     if self.passing_type(child, instance) {
                         continue;
                     }
-                    if !self.eval(child, instance) {
+                    if !self.eval_part(child, instance) {
                         ok = false;
                         if !self.keep_going() {
                             break;
