@@ -225,7 +225,8 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     }
 
     /// [`Vm::eval`] for a part of an `All`, the same to the budget. The commonest such
-    /// part, `properties` beside `"type": "object"`, runs without a level of its own:
+    /// parts, `properties` beside `"type": "object"` and `items` beside `"type":
+    /// "array"`, run without a level of their own:
     /// its children still go through `eval`, which keeps the depth and stack bounds.
     #[inline(always)]
     fn eval_part(&mut self, id: NodeId, instance: &Value) -> bool {
@@ -233,6 +234,10 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             Node::Properties(table) if self.steps != 0 => {
                 self.steps -= 1;
                 self.properties(id, instance, table)
+            }
+            Node::Items(table) if self.steps != 0 => {
+                self.steps -= 1;
+                self.items(id, instance, table)
             }
             _ => self.eval(id, instance),
         }
