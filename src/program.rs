@@ -462,6 +462,18 @@ impl Locations {
             .push((start as u32, (self.text.len() - start) as u32));
     }
 
+    /// Makes room for `nodes` more locations of `bytes` in all.
+    pub(crate) fn reserve(&mut self, nodes: usize, bytes: usize) {
+        self.spans.reserve(nodes);
+        self.text.reserve(bytes);
+    }
+
+    /// Releases unused capacity.
+    pub(crate) fn shrink_to_fit(&mut self) {
+        self.spans.shrink_to_fit();
+        self.text.shrink_to_fit();
+    }
+
     /// Records the next node's location as that of node `from`.
     pub(crate) fn push_copy(&mut self, from: NodeId) {
         self.spans.push(self.spans[from.index()]);
