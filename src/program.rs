@@ -300,14 +300,11 @@ pub(crate) struct Properties {
     pub(crate) probes: Vec<u64>,
     /// How [`Properties::position`] finds a name in `named`.
     pub(crate) lookup: NameLookup,
-    /// The estimated cost ([`Program::cost`]) of each `named` schema: costly ones are
-    /// evaluated after the cheap ones, so that a cheap failing check settles the verdict
-    /// before a recursive property runs.
-    pub(crate) costs: Vec<u32>,
-    /// Which `named` properties a folded `required` lists (empty when none is folded).
-    pub(crate) required: Vec<bool>,
-    /// How many entries of `required` are set: an object passes `required` when its keys
-    /// meet that many of them.
+    /// What the interpreter reads of each `named` property once it found the name, side
+    /// by side (one bounds check, one cache line).
+    pub(crate) entries: Vec<Entry>,
+    /// How many `entries` a folded `required` lists: an object passes `required` when
+    /// its keys meet that many of them.
     pub(crate) required_count: u32,
     /// The folded `Required` node itself, evaluated only to explain a missing property.
     pub(crate) required_node: Option<NodeId>,
@@ -315,6 +312,19 @@ pub(crate) struct Properties {
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.
     pub(crate) additional: Option<NodeId>,
+}
+
+/// A named property of a [`Properties`] table, as the interpreter uses it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Entry {
+    /// The property's schema.
+    pub(crate) node: NodeId,
+    /// Its estimated cost ([`Program::cost`]): costly ones are evaluated after the cheap
+    /// ones, so that a cheap failing check settles the verdict before a recursive
+    /// property runs.
+    pub(crate) cost: u32,
+    /// Whether a folded `required` lists it.
+    pub(crate) required: bool,
 }
 
 impl Properties {
@@ -340,11 +350,32 @@ impl Properties {
                     .collect(),
             )
         };
-        self.costs = self
-            .named
-            .iter()
-            .map(|(_, node)| program.cost(*node))
+        self.entries = (self.named.iter())
+            .map(|&(_, node)| Entry {
+                node,
+                cost: program.cost(node),
+                required: false,
+            })
             .collect();
+    }
+
+    /// Folds a `required` of `names` (its node `node`) into the table, if every name is
+    /// a named property; says whether it did.
+    pub(crate) fn fold_required(&mut self, names: &[Box<str>], node: NodeId) -> bool {
+        let Some(positions) = names
+            .iter()
+            .map(|name| self.position(name))
+            .collect::<Option<Vec<_>>>()
+        else {
+            return false;
+        };
+        for i in positions {
+            self.entries[i].required = true;
+        }
+        // Repeated names are flagged once, so the count matches the keys to meet.
+        self.required_count = self.entries.iter().filter(|e| e.required).count() as u32;
+        self.required_node = Some(node);
+        true
     }
 
     /// The position in `named` of the property called `name`.
@@ -616,8 +647,7 @@ impl Program {
                         + p.named.iter().map(|(n, _)| n.len()).sum::<usize>()
                         + table(&p.probes)
                         + p.lookup.memory_usage()
-                        + table(&p.costs)
-                        + table(&p.required)
+                        + table(&p.entries)
                         + table(&p.patterns)
                 })
                 .sum::<usize>()

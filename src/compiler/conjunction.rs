@@ -147,15 +147,8 @@ impl Compiler<'_> {
         }
         table.index_named(&self.program);
         if let Some((names, node)) = required {
-            let mut flags = vec![false; table.named.len()];
-            for name in &self.program.strings[names] {
-                if let Some(at) = table.position(name) {
-                    flags[at] = true;
-                }
-            }
-            table.required_count = flags.iter().filter(|&&flag| flag).count() as u32;
-            table.required = flags;
-            table.required_node = Some(node);
+            // Its names were all in its own table, so all are in the union.
+            table.fold_required(&self.program.strings[names], node);
         }
         let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
         self.program.properties.push(table);

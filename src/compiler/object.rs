@@ -192,17 +192,6 @@ impl<'a> Compiler<'a> {
         let Node::Required(names) = self.program.nodes[required.index()] else {
             return false;
         };
-        let mut flags = vec![false; table.named.len()];
-        for name in &self.program.strings[names] {
-            match table.position(name) {
-                Some(i) => flags[i] = true,
-                None => return false,
-            }
-        }
-        // Repeated names are flagged once, so the count matches the keys to meet.
-        table.required_count = flags.iter().filter(|&&flag| flag).count() as u32;
-        table.required = flags;
-        table.required_node = Some(required);
-        true
+        table.fold_required(&self.program.strings[names], required)
     }
 }

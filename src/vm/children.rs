@@ -10,7 +10,7 @@ use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
 use crate::json::pointer;
-use crate::program::{Node, Program, Properties};
+use crate::program::{Entry, Node, Program, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -160,12 +160,16 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
-                let node = spec.named[i].1;
-                if count_required && spec.required_count > 0 && spec.required[i] {
+                let Entry {
+                    node,
+                    cost,
+                    required,
+                } = spec.entries[i];
+                if count_required && required {
                     required_met += 1;
                 }
-                if spec.costs[i] >= Program::COSTLY {
-                    deferred.push((spec.costs[i], key, value, node));
+                if cost >= Program::COSTLY {
+                    deferred.push((cost, key, value, node));
                 } else {
                     self.mark(Mark::Property(key.as_ptr() as usize));
                     ok &= self.property(node, key, value);
@@ -228,10 +232,12 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         for (key, value) in map {
             match spec.position(key) {
                 Some(i) => {
-                    if spec.required_count > 0 && spec.required[i] {
-                        required_met += 1;
-                    }
-                    let (cost, node) = (spec.costs[i], spec.named[i].1);
+                    let Entry {
+                        node,
+                        cost,
+                        required,
+                    } = spec.entries[i];
+                    required_met += u32::from(required);
                     if cost >= Program::COSTLY {
                         deferred.push((cost, key, value, node));
                     } else if !self.property(node, key, value) {
