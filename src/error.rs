@@ -186,6 +186,23 @@ impl ValidationError {
         }
     }
 
+    /// Puts `/token` (escaped for a JSON Pointer) in front of the instance location:
+    /// the interpreter writes locations innermost step first, on its way out of a
+    /// failure.
+    pub(crate) fn prefix_instance_location(&mut self, token: &str) {
+        let at = self.message_end;
+        let before = self.text.len();
+        if token.contains(['~', '/']) {
+            let mut escaped = String::new();
+            crate::json::pointer::push(&mut escaped, token);
+            self.text.insert_str(at, &escaped);
+        } else {
+            self.text.insert_str(at, token);
+            self.text.insert(at, '/');
+        }
+        self.instance_end += self.text.len() - before;
+    }
+
     /// Which check failed.
     pub fn kind(&self) -> ValidationErrorKind {
         self.kind

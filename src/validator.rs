@@ -120,6 +120,55 @@ mod tests {
     use super::*;
 
     #[test]
+    fn instance_locations_are_whole_and_escaped() {
+        use serde_json::json;
+        let schema = json!({"properties": {"a/b": {
+            "type": "array",
+            "items": {"properties": {"~k": {"type": "integer"}, "n": {"items": {"type": "integer"}}},
+                      "additionalProperties": false}
+        }}});
+        let v = Validator::new(&schema).unwrap();
+        let locations = |instance: Value| -> Vec<String> {
+            let first = v.validate(&instance).unwrap_err();
+            let all: Vec<String> = v
+                .iter_errors(&instance)
+                .map(|e| e.instance_location().to_string())
+                .collect();
+            assert_eq!(first.instance_location(), all[0], "{instance}");
+            all
+        };
+        assert_eq!(
+            locations(json!({"a/b": [{"~k": 1}, {"~k": "x", "extra": 0}]})),
+            ["/a~1b/1/extra", "/a~1b/1/~0k"]
+        );
+        // A fused leaf (`items` of a `type`) reports each failing item at its index.
+        assert_eq!(
+            locations(json!({"a/b": [{"n": [1, "x", 2, null]}]})),
+            ["/a~1b/0/n/1", "/a~1b/0/n/3"]
+        );
+        // A stop is located where it happened: somewhere in the instance, and as deep
+        // as the budget let the run go.
+        let instance = json!({"a/b": [{"~k": 1, "n": [1, 2, 3]}]});
+        let mut seen = std::collections::BTreeSet::new();
+        for budget in 0..12 {
+            let tight = Validator::options()
+                .with_step_budget(budget)
+                .build(&schema)
+                .unwrap();
+            if let Err(error) = tight.validate(&instance) {
+                assert!(error.kind().is_limit(), "{error}");
+                let at = error.instance_location();
+                assert!(instance.pointer(at).is_some(), "{budget}: {error}");
+                seen.insert(at.to_string());
+            }
+        }
+        assert!(
+            seen.contains("/a~1b/0/~0k") && seen.contains("/a~1b/0/n"),
+            "{seen:?}"
+        );
+    }
+
+    #[test]
     fn validator_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<Validator>();

@@ -9,7 +9,6 @@ use super::show::quote_into;
 use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
-use crate::json::pointer;
 use crate::program::{Entry, Node, Program, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -301,16 +300,13 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         value: &Value,
     ) -> bool {
         if self.program.nodes[node.index()] == Node::Invalid {
-            let len = self.path.len();
-            if EXPLAIN {
-                pointer::push(&mut self.path, key);
-            }
+            let before = self.located();
             let ok = self.fail(id, Kind::Unexpected, |out| {
                 out.push_str("property ");
                 quote_into(out, key);
                 out.push_str(" is not allowed");
             });
-            self.path.truncate(len);
+            self.locate(before, Step::Key(key));
             return ok;
         }
         self.descend(node, value, Step::Key(key))

@@ -19,7 +19,6 @@ mod show;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId};
-use crate::json::pointer;
 use crate::program::{Node, Program};
 use crate::stack::StackGuard;
 use marks::Mark;
@@ -105,10 +104,10 @@ struct Vm<'p, const EXPLAIN: bool> {
     /// The error describing the stop (explaining mode only), kept apart from `errors` so
     /// that no branch can discard it.
     stop_error: Option<ValidationError>,
-    /// Collected errors (explaining mode only).
+    /// Collected errors (explaining mode only). Their instance locations are written
+    /// on the way out of the failure, innermost step first (see [`Vm::descend`]): the
+    /// interpreter keeps no path while it descends.
     errors: Errors,
-    /// The JSON Pointer of the current instance location (explaining mode only).
-    path: String,
     /// Whether the explaining mode keeps going after a failure to find every error.
     exhaustive: bool,
 }
@@ -127,12 +126,6 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stopped: None,
             stop_error: None,
             errors: Errors::new(),
-            // Room for a typical instance path, so that descending rarely reallocates.
-            path: if EXPLAIN {
-                String::with_capacity(64)
-            } else {
-                String::new()
-            },
             exhaustive: true,
         }
     }
@@ -291,10 +284,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             let rest_node = program.nodes[rest.index()];
             for (i, item) in instance.as_array().into_iter().flatten().enumerate() {
                 if fails(rest_node, item) {
-                    let len = self.path.len();
-                    let _ = write!(self.path, "/{i}");
+                    let before = self.located();
                     self.reject(rest, rest_node, item);
-                    self.path.truncate(len);
+                    self.locate(before, Step::Index(i));
                 }
             }
             return false;
@@ -379,7 +371,6 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stopped: self.stopped,
             stop_error: None,
             errors: Errors::new(),
-            path: String::new(),
             exhaustive: false,
         };
         let ok = run(&mut fast);
@@ -398,10 +389,11 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     fn fail(&mut self, id: NodeId, kind: Kind, message: impl FnOnce(&mut String)) -> bool {
         if EXPLAIN {
             let location = self.program.locations.get(id);
-            let mut text = String::with_capacity(MESSAGE_ROOM + self.path.len() + location.len());
+            let mut text = String::with_capacity(MESSAGE_ROOM + location.len());
             message(&mut text);
+            // The instance location comes on the way out (see `descend`).
             self.errors
-                .push(ValidationError::new(kind, text, &self.path, location));
+                .push(ValidationError::new(kind, text, "", location));
         }
         false
     }
@@ -409,21 +401,45 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     /// Evaluates `id` against a child of the current instance: tracking is per location.
     fn descend(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
         let tracking = std::mem::replace(&mut self.tracking, false);
-        let len = self.path.len();
-        if EXPLAIN {
-            match step {
-                Step::Key(key) => pointer::push(&mut self.path, key),
-                Step::Index(i) => {
-                    let _ = write!(self.path, "/{i}");
-                }
-            }
-        }
+        let before = self.located();
         let ok = self.eval(id, child);
-        if EXPLAIN {
-            self.path.truncate(len);
-        }
+        self.locate(before, step);
         self.tracking = tracking;
         ok
+    }
+
+    /// What [`Vm::locate`] needs to know of the errors before a step down: how many
+    /// there were, and whether the run had stopped.
+    #[inline(always)]
+    fn located(&self) -> (usize, bool) {
+        (self.error_count(), self.stop_error.is_some())
+    }
+
+    /// Puts `step` in front of the instance location of every error recorded since
+    /// `before` (from [`Vm::located`]), the stop's included: on the way out of a failure
+    /// each step down adds its token, so the locations come out whole at the root and
+    /// nothing is spent on a path while validation succeeds.
+    #[inline(always)]
+    fn locate(&mut self, (errors, stopped): (usize, bool), step: Step<'_>) {
+        if !EXPLAIN {
+            return;
+        }
+        let new = self.errors.get_mut(errors..).unwrap_or_default();
+        let stop = self.stop_error.as_mut().filter(|_| !stopped);
+        if new.is_empty() && stop.is_none() {
+            return;
+        }
+        let mut index = String::new();
+        let token = match step {
+            Step::Key(key) => key,
+            Step::Index(i) => {
+                let _ = write!(index, "{i}");
+                &index
+            }
+        };
+        for error in new.iter_mut().chain(stop) {
+            error.prefix_instance_location(token);
+        }
     }
 
     #[inline]
