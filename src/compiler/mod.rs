@@ -12,8 +12,9 @@
 //!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
 //! 3. **Finalize**, passes over the whole arena: references, and dynamic references
 //!    whose anchor the root resource defines, become copies of their targets
-//!    ([`inline`]); schema objects and `items` that only check values fuse into
-//!    single leaves ([`leaves`]); dynamic-scope bookkeeping goes when nothing reads it;
+//!    ([`inline`]); dynamic-scope bookkeeping goes when nothing reads it; nested
+//!    conjunctions flatten and their property tables merge ([`conjunction`]); schema
+//!    objects and `items` that only check values fuse into single leaves ([`leaves`]);
 //!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
 //!    by a property become switches ([`switch`]).
 //!
@@ -391,9 +392,9 @@ impl<'a> Compiler<'a> {
 
     /// Derives what lowering could not know yet (see the module doc): references (and
     /// dynamic references the root resource settles) become copies of their targets,
-    /// leaves fuse, `Scope` nodes are dropped when no dynamic
-    /// reference would ever read the scope, then the type analysis and the discriminator
-    /// run on the final shape.
+    /// `Scope` nodes are dropped when no dynamic reference would ever read the scope,
+    /// conjunctions flatten and merge their property tables, leaves fuse, then the type
+    /// analysis and the discriminator run on the final shape.
     fn finalize(&mut self) {
         self.resolve_outermost_dynamic_refs();
         self.inline_refs();

@@ -10,7 +10,7 @@
 use serde_json::Value;
 use std::fmt::Write;
 
-/// Characters of rendering after which [`show`] cuts.
+/// Characters of rendering after which [`show_into`] cuts.
 const LIMIT: usize = 60;
 
 /// Appends a short rendering of a value for messages: compact JSON, nested containers
