@@ -23,6 +23,9 @@ use smallvec::SmallVec;
 /// How many levels of nested `All`s are flattened into one (deeper ones stay parts).
 const MAX_FLATTEN_DEPTH: usize = 8;
 
+/// How many nested `All`s one `All` absorbs at most (a bound on the work per node).
+const MAX_FLATTENED: usize = 64;
+
 /// Parts beyond this many are not compared for repeats (the comparison is quadratic).
 const MAX_DEDUPLICATED: usize = 64;
 
@@ -67,9 +70,9 @@ impl Compiler<'_> {
     /// What the `All` of `span` becomes, if anything changes.
     fn flattened(&mut self, span: Span) -> Option<Rewrite> {
         let mut parts = Parts::new();
-        let mut path: SmallVec<[Span; MAX_FLATTEN_DEPTH]> = SmallVec::new();
-        path.push(span);
-        collect(&self.program, span, &mut parts, &mut path);
+        let mut flattened: SmallVec<[Span; MAX_FLATTEN_DEPTH]> = SmallVec::new();
+        flattened.push(span);
+        collect(&self.program, span, &mut parts, &mut flattened, 0);
         let merged = self.merge_tables(&mut parts);
         if !merged && parts[..] == self.program.edges[span] {
             return None;
@@ -172,22 +175,25 @@ impl Compiler<'_> {
     }
 }
 
-/// Appends the parts of the `All` of `span` to `parts`, flattening nested `All`s (except
-/// one already being flattened: inlined references can make an `All` its own part) and
-/// dropping `{}` and parts equal to one already there.
+/// Appends the parts of the `All` of `span` to `parts`, flattening nested `All`s and
+/// dropping `{}` and parts equal to one already there. An `All` already flattened here
+/// (inlined references can make an `All` its own part, and a shared one can be reached
+/// many ways) adds nothing the second time, so each is read once: the work stays linear
+/// in the program, not in the number of paths through it.
 fn collect(
     program: &Program,
     span: Span,
     parts: &mut Parts,
-    path: &mut SmallVec<[Span; MAX_FLATTEN_DEPTH]>,
+    flattened: &mut SmallVec<[Span; MAX_FLATTEN_DEPTH]>,
+    depth: usize,
 ) {
     for &part in &program.edges[span] {
         let node = program.nodes[part.index()];
         match node {
-            Node::All(inner) if path.len() < MAX_FLATTEN_DEPTH && !path.contains(&inner) => {
-                path.push(inner);
-                collect(program, inner, parts, path);
-                path.pop();
+            Node::All(inner) if flattened.contains(&inner) => {}
+            Node::All(inner) if depth < MAX_FLATTEN_DEPTH && flattened.len() < MAX_FLATTENED => {
+                flattened.push(inner);
+                collect(program, inner, parts, flattened, depth + 1);
             }
             Node::Valid => {}
             _ if parts.len() <= MAX_DEDUPLICATED
