@@ -169,6 +169,31 @@ mod tests {
     }
 
     #[test]
+    fn discarded_branches_leave_no_errors_of_their_own() {
+        use serde_json::json;
+        let v = Validator::new(&json!({
+            "properties": {"a": {"anyOf": [{"type": "string"}, {"minimum": 5}]},
+                           "b": {"not": {"type": "integer"}},
+                           "c": {"if": {"type": "string"}, "then": {"minLength": 2}}},
+            "contains": {"type": "string"}
+        }))
+        .unwrap();
+        let kinds: Vec<_> = v
+            .iter_errors(&json!({"a": 1, "b": 2, "c": "x"}))
+            .map(|e| (e.kind(), e.instance_location().to_string()))
+            .collect();
+        use crate::ValidationErrorKind as K;
+        assert_eq!(
+            kinds,
+            [
+                (K::AnyOf, "/a".into()),
+                (K::Not, "/b".into()),
+                (K::Length, "/c".into())
+            ]
+        );
+    }
+
+    #[test]
     fn validator_is_send_and_sync() {
         fn assert_send_sync<T: Send + Sync>() {}
         assert_send_sync::<Validator>();

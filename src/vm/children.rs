@@ -84,7 +84,6 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let Value::Array(items) = instance else {
             return true;
         };
-        let errors = self.error_count();
         let mut count: u64 = 0;
         for (i, item) in items.iter().enumerate() {
             // Failing items' errors are discarded (only the count is reported), so the
@@ -103,7 +102,6 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 }
             }
         }
-        self.truncate_errors(errors);
         if count < u64::from(min) {
             return self.fail(id, Kind::Contains, |out| {
                 let _ = match min {

@@ -15,7 +15,6 @@ use std::fmt::Write;
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     #[inline(never)]
     pub(super) fn any_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
-        let errors = self.error_count();
         let mut any = false;
         let kind = TypeSet::kind(instance);
         for &child in &self.program.edges[span] {
@@ -33,13 +32,11 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 self.marks.truncate(marks);
             }
         }
-        self.truncate_errors(errors);
         any || self.no_branch_passed(id, instance, false)
     }
 
     #[inline(never)]
     pub(super) fn one_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
-        let errors = self.error_count();
         let mut passed: Option<usize> = None;
         let kind = TypeSet::kind(instance);
         for (i, &child) in self.program.edges[span].iter().enumerate() {
@@ -50,7 +47,6 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let marks = self.marks.len();
             if self.verdict(child, instance) {
                 if let Some(first) = passed {
-                    self.truncate_errors(errors);
                     return self.two_branches_passed(id, instance, first, i);
                 }
                 passed = Some(i);
@@ -58,7 +54,6 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 self.marks.truncate(marks);
             }
         }
-        self.truncate_errors(errors);
         passed.is_some() || self.no_branch_passed(id, instance, true)
     }
 
@@ -142,11 +137,10 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
 
     #[inline(never)]
     pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
-        let (errors, marks) = (self.error_count(), self.marks.len());
+        let marks = self.marks.len();
         let tracking = std::mem::replace(&mut self.tracking, false);
         let inner = self.verdict(child, instance);
         self.tracking = tracking;
-        self.truncate_errors(errors);
         self.marks.truncate(marks);
         !inner
             || self.fail(id, Kind::Not, |out| {
@@ -163,9 +157,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         then: NodeId,
         otherwise: NodeId,
     ) -> bool {
-        let (errors, marks) = (self.error_count(), self.marks.len());
+        let marks = self.marks.len();
         let passed = self.verdict(test, instance);
-        self.truncate_errors(errors);
         if passed {
             self.eval(then, instance)
         } else {
@@ -177,11 +170,10 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     #[inline(never)]
     pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
         if self.tracking {
-            let (errors, marks) = (self.error_count(), self.marks.len());
+            let marks = self.marks.len();
             if !self.verdict(test, instance) {
                 self.marks.truncate(marks);
             }
-            self.truncate_errors(errors);
         }
         true
     }

@@ -159,15 +159,6 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Drops the errors collected after the first `count` (of a branch whose verdict
-    /// did not count).
-    #[inline(always)]
-    fn truncate_errors(&mut self, count: usize) {
-        if EXPLAIN {
-            self.errors.truncate(count);
-        }
-    }
-
     /// Whether to keep evaluating after a failure: only to collect every error.
     #[inline(always)]
     fn keep_going(&self) -> bool {
