@@ -24,6 +24,10 @@ pub enum SchemaErrorKind {
     UnknownDialect,
     /// The schema exceeds a configured bound (depth, subschema count, program size).
     LimitExceeded,
+    /// The schema applies itself to the same instance without end, for every instance:
+    /// a cycle of `$ref`s, `allOf`s, `not`s, ... that never descends into the instance
+    /// (2020-12 Core, section 9.4.1).
+    InfiniteRecursion,
 }
 
 struct SchemaErrorInner {
@@ -129,6 +133,11 @@ pub enum ValidationErrorKind {
     DepthExceeded,
     /// The per-validation step budget ran out before a verdict: never a pass.
     BudgetExhausted,
+    /// Evaluation came back to a subschema it was already evaluating at the same
+    /// instance location (a reference cycle through `anyOf`, `then`, `dependentSchemas`,
+    /// ... that this instance goes round without descending): the schema is infinitely
+    /// recursive here, which is never a pass.
+    InfiniteRecursion,
 }
 
 impl ValidationErrorKind {

@@ -65,6 +65,11 @@ pub(crate) enum Node {
     /// Evaluates another node in place: `$ref`, and `$dynamicRef` / `$recursiveRef` whose
     /// target cannot be overridden dynamically.
     Ref(NodeId),
+    /// Evaluates the node in place, but stops the run with an `InfiniteRecursion` error
+    /// when that node is already being evaluated at the same instance location: the nodes
+    /// of an in-place cycle that only some instances go round (see
+    /// `compiler::cycles`).
+    Guard(NodeId),
     /// `$dynamicRef` / `$recursiveRef` with a dynamic anchor at its static target: the
     /// outermost resource on the dynamic scope that defines the anchor wins.
     DynamicRef(TableId),
@@ -587,7 +592,7 @@ impl Program {
         const REFERENCE: u32 = 1_000;
         let shallow = |id: NodeId| match self.nodes[id.index()] {
             node if node.is_leaf() => LEAF,
-            Node::Ref(_) | Node::DynamicRef(_) | Node::Scope { .. } => REFERENCE,
+            Node::Ref(_) | Node::Guard(_) | Node::DynamicRef(_) | Node::Scope { .. } => REFERENCE,
             _ => APPLICATOR,
         };
         match self.nodes[id.index()] {

@@ -10,7 +10,10 @@
 //!   the entry point (`is_valid` / `validate` / `iter_errors`), on compiling twice, on
 //!   object key order, on the step budget (beyond "exhausted means invalid"), on the MCP
 //!   profile's bounds, or on wrapping the schema in `allOf`, `$defs` + `$ref` or
-//!   `not`/`not`. Every error must point into the instance and the schema.
+//!   `not`/`not`. Every error must point into the instance and the schema, and no two
+//!   errors may share kind, instance location and schema location. A cycle through the
+//!   schema and back to the root never validates: after `allOf` it is a schema error,
+//!   after `anyOf` it stops exactly the instances the schema rejects.
 //! * [`regex_input`]: arbitrary text as a `pattern` and a `patternProperties` key;
 //!   the two must agree, and the text escaped as a literal must match exactly itself.
 //!
@@ -22,7 +25,8 @@
 
 use mcp_jsonschema::mcp::{self, ToolSchema};
 use mcp_jsonschema::{
-    Draft, SchemaError, ValidationError, ValidationErrorKind, ValidationOptions, Validator,
+    Draft, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind, ValidationOptions,
+    Validator,
 };
 use serde_json::{json, Map, Value};
 
@@ -41,9 +45,11 @@ pub const CASE_DEPTH: u32 = 64;
 pub struct Verdict {
     /// `is_valid`.
     pub valid: bool,
-    /// Whether a depth limit or the step budget stopped the run (then `valid` is false
-    /// and says nothing about the schema's meaning).
+    /// Whether a depth limit, the step budget or an in-place cycle stopped the run (then
+    /// `valid` is false and says nothing about the schema's meaning elsewhere).
     pub limited: bool,
+    /// Whether an in-place reference cycle stopped the run.
+    pub cycled: bool,
 }
 
 /// Runs `instance` through all three entry points of `validator` (compiled from
@@ -84,15 +90,40 @@ pub fn verdict(validator: &Validator, schema: &Value, instance: &Value) -> Verdi
     for error in &errors {
         check_error(schema, instance, error);
     }
+    // The same subschema failing twice at the same place says nothing new (a stop's
+    // echoes up a cycle were once a thousand identical lines).
+    for (i, error) in errors.iter().enumerate() {
+        assert!(
+            !errors[..i].iter().any(|e| same_place(e, error)),
+            "iter_errors repeats {error:?}\n{}",
+            context()
+        );
+    }
+    let cycled = (errors.iter()).any(|e| e.kind() == ValidationErrorKind::InfiniteRecursion);
     let limited = errors.iter().any(is_limit);
-    Verdict { valid, limited }
+    Verdict {
+        valid,
+        limited,
+        cycled,
+    }
 }
 
-/// Whether a limit of the validator, not the schema, produced `error`.
+/// Whether two errors have the same kind, instance location and schema location.
+fn same_place(a: &ValidationError, b: &ValidationError) -> bool {
+    a.kind() == b.kind()
+        && a.instance_location() == b.instance_location()
+        && a.schema_location() == b.schema_location()
+}
+
+/// Whether `error` stopped the run without a verdict of the schema's: a limit of the
+/// validator, or an in-place cycle (whose meaning the spec leaves undefined, so which
+/// runs reach it may depend on evaluation order).
 fn is_limit(error: &ValidationError) -> bool {
     matches!(
         error.kind(),
-        ValidationErrorKind::DepthExceeded | ValidationErrorKind::BudgetExhausted
+        ValidationErrorKind::DepthExceeded
+            | ValidationErrorKind::BudgetExhausted
+            | ValidationErrorKind::InfiniteRecursion
     )
 }
 
@@ -199,6 +230,10 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
         Vec::new()
     };
     let profile = mcp::profile().build(schema).ok();
+    let cycles = schema
+        .get("$schema")
+        .is_none()
+        .then(|| cycle_wrappers(schema, &options));
 
     for instance in instances {
         let base = verdict(&validator, schema, instance);
@@ -234,7 +269,42 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
             let seen = verdict(profile, schema, instance);
             agree(&base, &seen, "the MCP profile", &context);
         }
+
+        if let Some((wrapped_schema, wrapped_validator)) = &cycles {
+            // `anyOf: [S, <the root again>]`: what S accepts passes on the first branch;
+            // what it rejects goes round the cycle, which must stop the run.
+            let seen = verdict(wrapped_validator, wrapped_schema, instance);
+            if !base.limited {
+                assert_eq!(
+                    seen.valid,
+                    base.valid,
+                    "a cycle after S changed its verdict\n{}",
+                    context()
+                );
+                assert!(
+                    base.valid || seen.cycled || seen.limited,
+                    "going round a cycle was not reported as one\nschema: {wrapped_schema}\ninstance: {instance}"
+                );
+            }
+        }
     }
+}
+
+/// The two cycle wrappers of `schema` (see [`check_case`]): `allOf: [S, <root>]` must be
+/// refused as infinitely recursive; `anyOf: [S, <root>]` is returned, compiled, for
+/// checking each instance.
+fn cycle_wrappers(schema: &Value, options: &ValidationOptions) -> (Value, Validator) {
+    let s = rebase(schema, "/$defs/s");
+    let always = json!({"$defs": {"s": s}, "allOf": [{"$ref": "#/$defs/s"}, {"$ref": "#"}]});
+    match options.build(&always) {
+        Err(error) if error.kind() == SchemaErrorKind::InfiniteRecursion => {}
+        other => panic!("an unconditional cycle compiled as {other:?}\nschema: {always}"),
+    }
+    let sometimes = json!({"$defs": {"s": s}, "anyOf": [{"$ref": "#/$defs/s"}, {"$ref": "#"}]});
+    let validator = options.build(&sometimes).unwrap_or_else(|e| {
+        panic!("a conditional cycle broke compilation: {e:?}\nschema: {sometimes}")
+    });
+    (sometimes, validator)
 }
 
 /// Two verdicts of equivalent validators agree unless a limit stopped either run.

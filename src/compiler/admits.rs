@@ -57,7 +57,7 @@ fn admits(program: &Program, node: Node) -> TypeSet {
         Node::Switch(table) => program.edges[program.switches[table].branches]
             .iter()
             .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
-        Node::Ref(target) => of(target),
+        Node::Ref(target) | Node::Guard(target) => of(target),
         Node::Scope { body, .. } => of(body),
         Node::Condition {
             then, otherwise, ..

@@ -72,7 +72,8 @@ impl Compiler<'_> {
         let mut parts = Parts::new();
         let mut flattened: SmallVec<[Span; MAX_FLATTEN_DEPTH]> = SmallVec::new();
         flattened.push(span);
-        collect(&self.program, span, &mut parts, &mut flattened, 0);
+        let mut path = flattened.clone();
+        collect(&self.program, span, &mut parts, &mut flattened, &mut path);
         let merged = self.merge_tables(&mut parts);
         if !merged && parts[..] == self.program.edges[span] {
             return None;
@@ -177,23 +178,32 @@ impl Compiler<'_> {
 
 /// Appends the parts of the `All` of `span` to `parts`, flattening nested `All`s and
 /// dropping `{}` and parts equal to one already there. An `All` already flattened here
-/// (inlined references can make an `All` its own part, and a shared one can be reached
-/// many ways) adds nothing the second time, so each is read once: the work stays linear
-/// in the program, not in the number of paths through it.
+/// (a shared one can be reached many ways) adds nothing the second time, so each is read
+/// once: the work stays linear in the program, not in the number of paths through it.
+///
+/// An `All` that is its own part, directly or through others, would be an in-place cycle
+/// of conjunctions, which [`super::cycles`] refuses before this pass runs. Should one
+/// ever get here, it is kept as a part (`path` holds the `All`s being read), never
+/// dropped: dropping the back edge would turn "never valid" into "valid".
 fn collect(
     program: &Program,
     span: Span,
     parts: &mut Parts,
     flattened: &mut SmallVec<[Span; MAX_FLATTEN_DEPTH]>,
-    depth: usize,
+    path: &mut SmallVec<[Span; MAX_FLATTEN_DEPTH]>,
 ) {
     for &part in &program.edges[span] {
         let node = program.nodes[part.index()];
         match node {
+            Node::All(inner) if path.contains(&inner) => parts.push(part),
             Node::All(inner) if flattened.contains(&inner) => {}
-            Node::All(inner) if depth < MAX_FLATTEN_DEPTH && flattened.len() < MAX_FLATTENED => {
+            Node::All(inner)
+                if path.len() <= MAX_FLATTEN_DEPTH && flattened.len() < MAX_FLATTENED =>
+            {
                 flattened.push(inner);
-                collect(program, inner, parts, flattened, depth + 1);
+                path.push(inner);
+                collect(program, inner, parts, flattened, path);
+                path.pop();
             }
             Node::Valid => {}
             _ if parts.len() <= MAX_DEDUPLICATED

@@ -5,7 +5,8 @@
 //! one dispatch. Recursion still goes through ids (a copy of a node that refers back to
 //! itself refers to the original), so cycles stay cycles and the interpreter's depth
 //! bound still applies. A chain of references is followed to its end; a cycle made of
-//! references only is left as it is, for the interpreter to stop.
+//! references only never gets here ([`super::cycles`] refuses it), and would be left as
+//! it is, for the interpreter to stop.
 //!
 //! Dynamic references come first: the dynamic scope of every run starts at the root
 //! resource, which is therefore its outermost entry. When the root defines a reference's

@@ -10,9 +10,10 @@
 //!    one node, memoised by (document, JSON Pointer); keywords become nodes, cheapest
 //!    checks first. A `$ref` reserves its target's node id and queues it, so cycles are
 //!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
-//! 3. **Finalize**, passes over the whole arena: references, and dynamic references
-//!    whose anchor the root resource defines, become copies of their targets
-//!    ([`inline`]); dynamic-scope bookkeeping goes when nothing reads it; nested
+//! 3. **Finalize**, passes over the whole arena: dynamic references whose anchor the
+//!    root resource defines become plain references; in-place cycles are refused when
+//!    every instance goes round them and guarded otherwise ([`cycles`]); references
+//!    become copies of their targets ([`inline`]); dynamic-scope bookkeeping goes when nothing reads it; nested
 //!    conjunctions flatten and their property tables merge ([`conjunction`]); schema
 //!    objects and `items` that only check values fuse into single leaves ([`leaves`]);
 //!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
@@ -24,6 +25,7 @@ mod admits;
 mod applicator;
 mod array;
 mod conjunction;
+mod cycles;
 mod inline;
 mod leaves;
 mod object;
@@ -123,7 +125,7 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         compiler.lower_target(id, &target)?;
     }
     compiler.program.root = root;
-    compiler.finalize();
+    compiler.finalize()?;
     Ok(compiler.program)
 }
 
@@ -390,13 +392,15 @@ impl<'a> Compiler<'a> {
         Combined::Node(Node::Scope { scope, body })
     }
 
-    /// Derives what lowering could not know yet (see the module doc): references (and
-    /// dynamic references the root resource settles) become copies of their targets,
+    /// Derives what lowering could not know yet (see the module doc): in-place cycles
+    /// are refused or guarded, references (and dynamic references the root resource
+    /// settles) become copies of their targets,
     /// `Scope` nodes are dropped when no dynamic reference would ever read the scope,
     /// conjunctions flatten and merge their property tables, leaves fuse, then the type
     /// analysis and the discriminator run on the final shape.
-    fn finalize(&mut self) {
+    fn finalize(&mut self) -> Result<(), SchemaError> {
         self.resolve_outermost_dynamic_refs();
+        self.settle_cycles()?;
         self.inline_refs();
         let dynamic = |node: &Node| matches!(node, Node::DynamicRef(_));
         if !self.program.nodes.iter().any(dynamic) {
@@ -416,6 +420,7 @@ impl<'a> Compiler<'a> {
         // Give back what `reserve_for_scanned` over-estimated.
         self.program.nodes.shrink_to_fit();
         self.program.locations.shrink_to_fit();
+        Ok(())
     }
 }
 

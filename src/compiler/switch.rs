@@ -248,7 +248,7 @@ fn collect<'p>(
         return;
     }
     match program.nodes[node.index()] {
-        Node::Ref(target) | Node::Scope { body: target, .. } => {
+        Node::Ref(target) | Node::Guard(target) | Node::Scope { body: target, .. } => {
             collect(program, pins, target, hops - 1, facts)
         }
         Node::All(span) | Node::Checks(span) => {

@@ -193,6 +193,11 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
 
     #[inline(never)]
     pub(super) fn scope(&mut self, instance: &Value, scope: ScopeId, body: NodeId) -> bool {
+        // A resource already on the scope changes nothing (the outermost entry wins),
+        // so each is kept once: the scope's length then tells scopes apart.
+        if self.scopes.contains(&scope) {
+            return self.eval(body, instance);
+        }
         self.scopes.push(scope);
         let ok = self.eval(body, instance);
         self.scopes.pop();

@@ -79,6 +79,34 @@ const MESSAGE_ROOM: usize = 96;
 /// Collected errors: `validate` wants one, which then needs no allocation of its own.
 pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
 
+/// Drops every error equal in kind, instance location and schema location to an earlier
+/// one: the same subschema reached twice at one place (a stop's echoes up a cycle, two
+/// conjuncts sharing a `$ref`) says nothing new.
+fn dedup(errors: &mut Errors) {
+    fn key(e: &ValidationError) -> (Kind, &str, &str) {
+        (e.kind(), e.instance_location(), e.schema_location())
+    }
+    if errors.len() <= 16 {
+        let mut kept = 0;
+        for i in 0..errors.len() {
+            if !errors[..kept].iter().any(|e| key(e) == key(&errors[i])) {
+                errors.swap(kept, i);
+                kept += 1;
+            }
+        }
+        errors.truncate(kept);
+        return;
+    }
+    let mut seen = ahash::AHashSet::new();
+    let keep: Vec<bool> = errors.iter().map(|e| seen.insert(key(e))).collect();
+    let mut keep = keep.into_iter();
+    errors.retain(|_| keep.next().unwrap_or(true));
+}
+
+/// A [`Node::Guard`] being evaluated: its body, the instance's address and how many
+/// resources the dynamic scope held.
+type Guarded = (NodeId, usize, usize);
+
 /// One instance location step, for building error paths.
 #[derive(Clone, Copy)]
 enum Step<'i> {
@@ -93,8 +121,10 @@ struct Vm<'p, const EXPLAIN: bool> {
     marks: Vec<Mark>,
     /// Whether the current instance location's evaluations must be marked.
     tracking: bool,
-    /// Resources with dynamic anchors entered so far, outermost first.
+    /// Resources with dynamic anchors entered so far, outermost first, each once.
     scopes: Vec<ScopeId>,
+    /// The [`Node::Guard`]s being evaluated: body, instance address, scope count.
+    guards: Vec<Guarded>,
     depth: u32,
     max_depth: u32,
     stack: StackGuard,
@@ -119,6 +149,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             marks: Vec::new(),
             tracking: false,
             scopes: Vec::new(),
+            guards: Vec::new(),
             depth: 0,
             max_depth: limits.max_depth,
             stack: StackGuard::new(),
@@ -145,6 +176,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             });
             errors = self.errors;
         }
+        dedup(&mut errors);
         errors
     }
 
@@ -304,6 +336,26 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
+    /// Evaluates the body of a [`Node::Guard`], unless it is already being evaluated at
+    /// this instance location with the same dynamic scope: then the run went round an
+    /// in-place cycle and would do so forever, and it stops, invalid.
+    ///
+    /// The instance's address names its location: a value on the evaluation path stays
+    /// alive and in place until the path leaves it. The dynamic scope only grows along a
+    /// path, so the same count of resources is the same scope, and the same node at the
+    /// same location under the same scope evaluates exactly as before.
+    #[inline(never)]
+    fn guard(&mut self, id: NodeId, body: NodeId, instance: &Value) -> bool {
+        let entry = (body, instance as *const Value as usize, self.scopes.len());
+        if self.guards.contains(&entry) {
+            return self.record_stop(id, Kind::InfiniteRecursion);
+        }
+        self.guards.push(entry);
+        let ok = self.eval(body, instance);
+        self.guards.pop();
+        ok
+    }
+
     #[cold]
     fn stop(&mut self, id: NodeId) -> bool {
         let kind = if self.steps == 0 {
@@ -320,6 +372,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         if self.stopped.is_none() {
             let message = match kind {
                 Kind::BudgetExhausted => "validation step budget exhausted before a verdict",
+                Kind::InfiniteRecursion => {
+                    "the schema applies itself to this value without end (a reference cycle)"
+                }
                 _ => "validation nesting exceeds the depth limit",
             };
             self.stopped = Some(kind);
@@ -355,6 +410,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             marks: std::mem::take(&mut self.marks),
             tracking: self.tracking,
             scopes: std::mem::take(&mut self.scopes),
+            guards: std::mem::take(&mut self.guards),
             depth: self.depth,
             max_depth: self.max_depth,
             stack: self.stack,
@@ -367,6 +423,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         let ok = run(&mut fast);
         self.marks = std::mem::take(&mut fast.marks);
         self.scopes = std::mem::take(&mut fast.scopes);
+        self.guards = std::mem::take(&mut fast.guards);
         self.steps = fast.steps;
         match (self.stopped, fast.stopped) {
             (None, Some(kind)) => self.record_stop(id, kind),
@@ -461,6 +518,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 ok
             }
             Node::Ref(target) => self.eval(target, instance),
+            Node::Guard(body) => self.guard(id, body, instance),
             Node::Any(span) => self.any_of(id, instance, span),
             Node::One(span) => self.one_of(id, instance, span),
             Node::Switch(table) => self.switch(id, instance, table),
