@@ -134,6 +134,23 @@ pub(crate) enum Node {
     DependentRequired(Span),
     /// `properties` + `patternProperties` + `additionalProperties`: see [`Properties`].
     Properties(TableId),
+    /// [`Node::Properties`] beside a `type` that admits objects (`{"type": "object",
+    /// "properties": ...}`), as one node: an object runs the table, any other value the
+    /// `gate` (the `type` node, which also explains a failure).
+    Object {
+        /// The [`Properties`] table.
+        table: TableId,
+        /// The `type` node.
+        gate: NodeId,
+    },
+    /// [`Node::Items`] beside a `type` that admits arrays, as one node: an array runs the
+    /// table, any other value the `gate` (the `type` node).
+    Array {
+        /// The [`Items`] table.
+        table: TableId,
+        /// The `type` node.
+        gate: NodeId,
+    },
     /// `propertyNames`: every property name, as a string instance, passes the node.
     PropertyNames(NodeId),
     /// `dependentSchemas` / schema-valued `dependencies`: entries of `dependent_schemas`.
@@ -144,37 +161,86 @@ pub(crate) enum Node {
 
 impl Node {
     /// Whether the node checks the current value alone: it applies no subschema, records
-    /// no evaluation mark and cannot recurse.
+    /// no evaluation mark and cannot recurse. Exhaustive, so that a new kind must be
+    /// classified here.
     #[inline(always)]
     pub(crate) fn is_leaf(self) -> bool {
-        matches!(
-            self,
+        match self {
             Node::Valid
-                | Node::Invalid
-                | Node::Checks(_)
-                | Node::ArrayOf(_)
-                | Node::EachItem(_)
-                | Node::Type(_)
-                | Node::Const(_)
-                | Node::Enum(_)
-                | Node::StringEnum(_)
-                | Node::Minimum(_)
-                | Node::Maximum(_)
-                | Node::ExclusiveMinimum(_)
-                | Node::ExclusiveMaximum(_)
-                | Node::MultipleOf(_)
-                | Node::MinLength(_)
-                | Node::MaxLength(_)
-                | Node::Pattern(_)
-                | Node::Format(_)
-                | Node::MinItems(_)
-                | Node::MaxItems(_)
-                | Node::UniqueItems
-                | Node::MinProperties(_)
-                | Node::MaxProperties(_)
-                | Node::Required(_)
-                | Node::DependentRequired(_)
-        )
+            | Node::Invalid
+            | Node::Checks(_)
+            | Node::ArrayOf(_)
+            | Node::EachItem(_)
+            | Node::Type(_)
+            | Node::Const(_)
+            | Node::Enum(_)
+            | Node::StringEnum(_)
+            | Node::Minimum(_)
+            | Node::Maximum(_)
+            | Node::ExclusiveMinimum(_)
+            | Node::ExclusiveMaximum(_)
+            | Node::MultipleOf(_)
+            | Node::MinLength(_)
+            | Node::MaxLength(_)
+            | Node::Pattern(_)
+            | Node::Format(_)
+            | Node::MinItems(_)
+            | Node::MaxItems(_)
+            | Node::UniqueItems
+            | Node::MinProperties(_)
+            | Node::MaxProperties(_)
+            | Node::Required(_)
+            | Node::DependentRequired(_) => true,
+            Node::All(_)
+            | Node::Any(_)
+            | Node::One(_)
+            | Node::Switch(_)
+            | Node::Not(_)
+            | Node::Condition { .. }
+            | Node::Annotations(_)
+            | Node::Ref(_)
+            | Node::Guard(_)
+            | Node::DynamicRef(_)
+            | Node::Scope { .. }
+            | Node::Items(_)
+            | Node::Contains { .. }
+            | Node::Properties(_)
+            | Node::Object { .. }
+            | Node::Array { .. }
+            | Node::PropertyNames(_)
+            | Node::DependentSchemas(_)
+            | Node::Unevaluated(_) => false,
+        }
+    }
+}
+
+/// How a loop settles a child schema (a property's, `additionalProperties`, `items`),
+/// decided once at compile time so that no loop re-decides it per key or item.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Settle {
+    /// `true` or `{}`: every value passes, nothing to do.
+    Pass,
+    /// `false`: every value fails.
+    Fail,
+    /// A lone `type`: one bit test at the call site.
+    Type(TypeSet),
+    /// Another leaf: its verdict without an evaluation frame of its own.
+    Leaf,
+    /// Anything else: a full evaluation.
+    #[default]
+    Eval,
+}
+
+impl Settle {
+    /// How to settle `node`.
+    pub(crate) fn of(node: Node) -> Settle {
+        match node {
+            Node::Valid => Settle::Pass,
+            Node::Invalid => Settle::Fail,
+            Node::Type(set) => Settle::Type(set),
+            node if node.is_leaf() => Settle::Leaf,
+            _ => Settle::Eval,
+        }
     }
 }
 
@@ -294,6 +360,8 @@ pub(crate) struct Items {
     pub(crate) prefix: Span,
     /// The node every later item must pass (`items`, or `additionalItems`).
     pub(crate) rest: Option<NodeId>,
+    /// How `rest` is settled (set by the compiler's last pass).
+    pub(crate) rest_settle: Settle,
 }
 
 /// The operands of [`Node::Properties`].
@@ -317,6 +385,8 @@ pub(crate) struct Properties {
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.
     pub(crate) additional: Option<NodeId>,
+    /// How `additional` is settled (set by the compiler's last pass).
+    pub(crate) additional_settle: Settle,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.
@@ -330,6 +400,8 @@ pub(crate) struct Entry {
     pub(crate) cost: u32,
     /// Whether a folded `required` lists it.
     pub(crate) required: bool,
+    /// How `node` is settled (set by the compiler's last pass).
+    pub(crate) settle: Settle,
 }
 
 impl Properties {
@@ -360,6 +432,7 @@ impl Properties {
                 node,
                 cost: program.cost(node),
                 required: false,
+                settle: Settle::Eval,
             })
             .collect();
     }

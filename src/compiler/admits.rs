@@ -58,6 +58,7 @@ fn admits(program: &Program, node: Node) -> TypeSet {
             .iter()
             .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
         Node::Ref(target) | Node::Guard(target) => of(target),
+        Node::Object { gate, .. } | Node::Array { gate, .. } => of(gate),
         Node::Scope { body, .. } => of(body),
         Node::Condition {
             then, otherwise, ..

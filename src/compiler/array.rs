@@ -6,7 +6,7 @@ use crate::dialect::Draft;
 use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, TableId};
-use crate::program::{Items, Node};
+use crate::program::{Items, Node, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
 
@@ -71,7 +71,11 @@ impl<'a> Compiler<'a> {
         }
         let prefix = self.edges(&prefix);
         let id = TableId::new(self.program.items.len()).expect("fewer than 2^32 tables");
-        self.program.items.push(Items { prefix, rest });
+        self.program.items.push(Items {
+            prefix,
+            rest,
+            rest_settle: Settle::Eval,
+        });
         let keyword = if rest.is_some() {
             rest_keyword
         } else {

@@ -168,7 +168,7 @@ impl Compiler<'_> {
     }
 
     /// Appends `node` with the location of node `from`.
-    fn push_located_as(&mut self, node: Node, from: NodeId) -> NodeId {
+    pub(crate) fn push_located_as(&mut self, node: Node, from: NodeId) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
         self.program.locations.push_copy(from);

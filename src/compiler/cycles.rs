@@ -78,6 +78,7 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
             }
         }
         Node::Unevaluated(table) => visit(program.unevaluated[table].body, Edge::Always),
+        Node::Object { gate, .. } | Node::Array { gate, .. } => visit(gate, Edge::Always),
         // Applied to parts of the instance, or to nothing.
         Node::Items(_)
         | Node::EachItem(_)

@@ -16,8 +16,11 @@
 //!    become copies of their targets ([`inline`]); dynamic-scope bookkeeping goes when nothing reads it; nested
 //!    conjunctions flatten and their property tables merge ([`conjunction`]); schema
 //!    objects and `items` that only check values fuse into single leaves ([`leaves`]);
+//!    a `type` and the `properties` or `items` table beside it become one gated node
+//!    ([`records`]);
 //!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
-//!    by a property become switches ([`switch`]).
+//!    by a property become switches ([`switch`]); every loop's child gets the way it is
+//!    settled ([`settle`]).
 //!
 //! Every dialect difference is settled here; the interpreter never sees a draft.
 
@@ -29,8 +32,10 @@ mod cycles;
 mod inline;
 mod leaves;
 mod object;
+mod records;
 mod resources;
 mod scalar;
+mod settle;
 mod switch;
 
 use crate::dialect::{Dialect, Keyword, Keywords};
@@ -414,9 +419,11 @@ impl<'a> Compiler<'a> {
         }
         self.flatten_conjunctions();
         self.fuse_leaves();
+        self.fuse_records();
         // The discriminator reads which branches accept objects.
         self.derive_admits();
         self.discriminate();
+        self.settle_slots();
         // Give back what `reserve_for_scanned` over-estimated.
         self.program.nodes.shrink_to_fit();
         self.program.locations.shrink_to_fit();

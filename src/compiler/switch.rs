@@ -266,7 +266,7 @@ fn collect<'p>(
         Node::Required(names) => facts
             .required
             .extend(program.strings[names].iter().map(|name| &**name)),
-        Node::Properties(table) => {
+        Node::Properties(table) | Node::Object { table, .. } => {
             if let Some(required) = program.properties[table.index()].required_node {
                 collect(program, pins, required, hops - 1, facts);
             }

@@ -9,7 +9,7 @@ use super::show::quote_into;
 use super::{Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
-use crate::program::{Entry, Node, Program, Properties};
+use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -41,29 +41,33 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                     let _ = write!(out, "expected at most {most} items, got {got}");
                 });
             }
-            if !EXPLAIN && rest_node.is_leaf() {
-                // The common `items: {"type": ...}`: no recursion, no path, one budget
-                // charge for the whole run.
-                if !self.spend(id, rest_items.len()) {
-                    return false;
-                }
-                for item in rest_items {
-                    match leaf::verdict(program, rest_node, item) {
-                        Some((true, 0)) => {}
-                        Some((true, work)) if self.spend(id, work) => {}
-                        _ => return false,
-                    }
-                }
-                self.mark(Mark::AllItems);
-                return ok;
+            // One budget charge for the run; each item is settled as the compiler
+            // decided, the decision taken once for the whole array.
+            if !self.spend(id, rest_items.len()) {
+                return false;
             }
-            for (i, item) in items.iter().enumerate().skip(prefix.len()) {
-                if !self.descend(rest, item, Step::Index(i)) {
-                    ok = false;
-                    if !self.keep_going() {
-                        return false;
+            let passed = match spec.rest_settle {
+                Settle::Pass => true,
+                Settle::Type(set) if !EXPLAIN => rest_items.iter().all(|item| set.matches(item)),
+                Settle::Leaf if !EXPLAIN => rest_items.iter().all(|item| {
+                    let (ok, work) = leaf::verdict(program, rest_node, item);
+                    ok && (work == 0 || self.spend(id, work))
+                }),
+                settle => {
+                    let mut all = true;
+                    for (i, item) in items.iter().enumerate().skip(prefix.len()) {
+                        if !self.settle(rest, settle, item, Step::Index(i)) {
+                            all = false;
+                            if !self.keep_going() {
+                                break;
+                            }
+                        }
                     }
+                    all
                 }
+            };
+            if !passed {
+                return false;
             }
             self.mark(Mark::AllItems);
         } else {
@@ -134,7 +138,11 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             return false;
         }
         if !EXPLAIN && !self.tracking && spec.patterns.is_empty() {
-            return self.plain_properties(id, map, spec);
+            return if spec.named.is_empty() {
+                self.only_additional(id, map, spec)
+            } else {
+                self.plain_properties(id, map, spec)
+            };
         }
         let mut ok = true;
         // A folded `required` is counted in the pass below (too few keys settle it at
@@ -161,6 +169,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                     node,
                     cost,
                     required,
+                    settle,
                 } = spec.entries[i];
                 if count_required && required {
                     required_met += 1;
@@ -169,7 +178,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                     deferred.push((cost, key, value, node));
                 } else {
                     self.mark(Mark::Property(key.as_ptr() as usize));
-                    ok &= self.property(node, key, value);
+                    ok &= self.settle(node, settle, value, Step::Key(key));
                 }
             }
             let mut matched = position.is_some();
@@ -181,7 +190,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
             if !matched {
                 if let Some(additional) = spec.additional {
-                    ok &= self.additional(id, additional, key, value);
+                    ok &= self.additional(id, additional, spec.additional_settle, key, value);
                 }
             } else if position.is_none() {
                 self.mark(Mark::Property(key.as_ptr() as usize));
@@ -224,58 +233,67 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         if map.len() < spec.required_count as usize {
             return false;
         }
+        // Unused when `additional_settle` is `Pass` (no `additionalProperties`).
+        let additional = spec.additional.unwrap_or(id);
         let mut required_met = 0;
-        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 8]> = SmallVec::new();
+        let mut deferred = Deferred::new();
         for (key, value) in map {
-            match spec.position(key) {
-                Some(i) => {
-                    let Entry {
-                        node,
-                        cost,
-                        required,
-                    } = spec.entries[i];
-                    required_met += u32::from(required);
-                    if cost >= Program::COSTLY {
-                        deferred.push((cost, key, value, node));
-                    } else if !self.property(node, key, value) {
-                        return false;
-                    }
+            let Some(i) = spec.position(key) else {
+                if !self.additional(id, additional, spec.additional_settle, key, value) {
+                    return false;
                 }
-                None => match spec.additional {
-                    Some(additional) if !self.additional(id, additional, key, value) => {
-                        return false;
-                    }
-                    _ => {}
-                },
+                continue;
+            };
+            let Entry {
+                node,
+                cost,
+                required,
+                settle,
+            } = spec.entries[i];
+            required_met += u32::from(required);
+            if cost < Program::COSTLY || !deferred.push(cost, node, value) {
+                if !self.settle(node, settle, value, Step::Key(key)) {
+                    return false;
+                }
             }
         }
         if required_met < spec.required_count {
             return false;
         }
-        deferred.sort_by_key(|&(cost, ..)| cost);
-        deferred
+        deferred.sort();
+        // The fast mode writes no instance locations: the step is not read.
+        (deferred.entries())
             .iter()
-            .all(|&(_, key, value, node)| self.descend(node, value, Step::Key(key)))
+            .all(|&(_, node, value)| self.descend(node, value, Step::Index(0)))
     }
 
-    /// Evaluates a property's value against its schema `node`. The most common property
-    /// schema, a lone `type`, is settled here when it passes; anything else (and every
-    /// failure, which may need explaining) goes through [`Vm::descend`].
+    /// [`Vm::plain_properties`] for a table without named properties: every value goes to
+    /// `additionalProperties`, settled the one way the compiler decided, in one loop.
     #[inline(always)]
-    fn property(&mut self, node: NodeId, key: &str, value: &Value) -> bool {
-        if self.passing_type(node, value) {
+    fn only_additional(
+        &mut self,
+        id: NodeId,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+    ) -> bool {
+        let Some(node) = spec.additional else {
             return true;
-        }
-        if let (true, Node::Checks(span)) = (EXPLAIN, self.program.nodes[node.index()]) {
-            // The explaining mode would push the key onto the path for nothing.
-            if let (true, work) = leaf::checks(self.program, span, value) {
-                if self.steps > work as u64 {
-                    self.steps -= work as u64 + 1;
-                    return true;
-                }
+        };
+        match spec.additional_settle {
+            Settle::Pass => true,
+            Settle::Fail => map.is_empty(),
+            Settle::Type(set) => map.values().all(|value| set.matches(value)),
+            Settle::Leaf => {
+                let leaf = self.program.nodes[node.index()];
+                map.values().all(|value| {
+                    let (ok, work) = leaf::verdict(self.program, leaf, value);
+                    ok && (work == 0 || self.spend(id, work))
+                })
             }
+            Settle::Eval => map
+                .iter()
+                .all(|(key, value)| self.descend(node, value, Step::Key(key))),
         }
-        self.descend(node, value, Step::Key(key))
     }
 
     /// The verdict of a folded `required` that some name failed: `false`, with the
@@ -289,25 +307,37 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     }
 
     /// Evaluates a property no other keyword covered against `additionalProperties` or
-    /// `unevaluatedProperties`; `false` there reads as "property not allowed".
+    /// `unevaluatedProperties` (`node`, settled as `settle`); `false` there reads as
+    /// "property not allowed".
+    #[inline(always)]
     pub(super) fn additional(
         &mut self,
         id: NodeId,
         node: NodeId,
+        settle: Settle,
         key: &str,
         value: &Value,
     ) -> bool {
-        if self.program.nodes[node.index()] == Node::Invalid {
-            let before = self.located();
-            let ok = self.fail(id, Kind::Unexpected, |out| {
-                out.push_str("property ");
-                quote_into(out, key);
-                out.push_str(" is not allowed");
-            });
-            self.locate(before, Step::Key(key));
-            return ok;
+        if settle == Settle::Fail {
+            return self.not_allowed(id, key);
         }
-        self.descend(node, value, Step::Key(key))
+        self.settle(node, settle, value, Step::Key(key))
+    }
+
+    /// Records that property `key` is not allowed (by `node` `false`).
+    #[cold]
+    fn not_allowed(&mut self, id: NodeId, key: &str) -> bool {
+        if !EXPLAIN {
+            return false;
+        }
+        let before = self.located();
+        let ok = self.fail(id, Kind::Unexpected, |out| {
+            out.push_str("property ");
+            quote_into(out, key);
+            out.push_str(" is not allowed");
+        });
+        self.locate(before, Step::Key(key));
+        ok
     }
 
     #[inline(never)]
@@ -321,9 +351,10 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         if let (Some(node), Value::Object(map), true) =
             (spec.properties, instance, ok || self.keep_going())
         {
+            let settle = Settle::of(program.nodes[node.index()]);
             for (key, value) in map {
                 if !evaluated.property(key.as_ptr() as usize) {
-                    ok &= self.additional(id, node, key, value);
+                    ok &= self.additional(id, node, settle, key, value);
                     if !ok && !self.keep_going() {
                         break;
                     }
@@ -372,5 +403,48 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             }
         }
         ok
+    }
+}
+
+/// How many costly properties [`Vm::plain_properties`] holds back until the cheap ones
+/// have passed; more run at once.
+const DEFERRED: usize = 4;
+
+/// The costly properties held back by [`Vm::plain_properties`]: cost, schema, value.
+struct Deferred<'i> {
+    len: usize,
+    entries: [(u32, NodeId, &'i Value); DEFERRED],
+}
+
+impl<'i> Deferred<'i> {
+    #[inline(always)]
+    fn new() -> Self {
+        static NULL: Value = Value::Null;
+        Deferred {
+            len: 0,
+            entries: [(0, NodeId::default(), &NULL); DEFERRED],
+        }
+    }
+
+    /// Holds back a property; `false` when full (the caller then runs it at once).
+    #[inline(always)]
+    fn push(&mut self, cost: u32, node: NodeId, value: &'i Value) -> bool {
+        let Some(slot) = self.entries.get_mut(self.len) else {
+            return false;
+        };
+        *slot = (cost, node, value);
+        self.len += 1;
+        true
+    }
+
+    /// Orders the held-back properties cheapest first.
+    #[inline(always)]
+    fn sort(&mut self) {
+        let len = self.len;
+        self.entries[..len].sort_unstable_by_key(|&(cost, ..)| cost);
+    }
+
+    fn entries(&self) -> &[(u32, NodeId, &'i Value)] {
+        &self.entries[..self.len]
     }
 }

@@ -18,8 +18,8 @@ mod marks;
 mod show;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, ScopeId};
-use crate::program::{Node, Program};
+use crate::ids::{NodeId, ScopeId, Span};
+use crate::program::{Node, Program, Settle};
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
@@ -197,8 +197,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         EXPLAIN && self.exhaustive
     }
 
-    /// Evaluates node `id` against `instance`, within the budget. Leaf nodes are settled
-    /// here directly; only nodes that apply subschemas pay for the depth bookkeeping.
+    /// Evaluates node `id` against `instance`, within the budget: one step, then one
+    /// dispatch on the node. Leaves are settled in place; nodes that apply subschemas pay
+    /// for the depth bookkeeping ([`Vm::nested`]).
     #[inline]
     fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
         if self.steps == 0 {
@@ -206,52 +207,158 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
         self.steps -= 1;
         let node = self.program.nodes[id.index()];
-        if let Some((ok, work)) = leaf::verdict(self.program, node, instance) {
-            if work > 0 && !self.spend(id, work) {
-                return false;
+        match node {
+            Node::Valid => true,
+            Node::Type(set) => set.matches(instance) || self.reject(id, node, instance),
+            Node::All(span) => self.nested(id, |vm| vm.all(span, instance)),
+            Node::Properties(table) => self.nested(id, |vm| vm.properties(id, instance, table)),
+            Node::Items(table) => self.nested(id, |vm| vm.items(id, instance, table)),
+            Node::Object { table, gate } => match instance {
+                Value::Object(_) => self.nested(id, |vm| vm.properties(id, instance, table)),
+                _ => self.eval(gate, instance),
+            },
+            Node::Array { table, gate } => match instance {
+                Value::Array(_) => self.nested(id, |vm| vm.items(id, instance, table)),
+                _ => self.eval(gate, instance),
+            },
+            Node::Any(span) => self.nested(id, |vm| vm.any_of(id, instance, span)),
+            Node::One(span) => self.nested(id, |vm| vm.one_of(id, instance, span)),
+            Node::Switch(table) => self.nested(id, |vm| vm.switch(id, instance, table)),
+            Node::Ref(target) => self.nested(id, |vm| vm.eval(target, instance)),
+            Node::Guard(body) => self.nested(id, |vm| vm.guard(id, body, instance)),
+            Node::Not(child) => self.nested(id, |vm| vm.not(id, instance, child)),
+            Node::Condition {
+                test,
+                then,
+                otherwise,
+            } => self.nested(id, |vm| vm.condition(instance, test, then, otherwise)),
+            Node::Annotations(test) => self.nested(id, |vm| vm.annotations(instance, test)),
+            Node::DynamicRef(table) => self.nested(id, |vm| vm.dynamic_ref(instance, table)),
+            Node::Scope { scope, body } => self.nested(id, |vm| vm.scope(instance, scope, body)),
+            Node::DependentSchemas(span) => {
+                self.nested(id, |vm| vm.dependent_schemas(instance, span))
             }
-            if ok && self.tracking {
-                self.leaf_marks(node, instance);
+            Node::Contains { schema, min, max } => {
+                self.nested(id, |vm| vm.contains(id, instance, schema, min, max))
             }
-            return ok || self.reject(id, node, instance);
+            Node::PropertyNames(child) => self.nested(id, |vm| vm.property_names(instance, child)),
+            Node::Unevaluated(table) => self.nested(id, |vm| vm.unevaluated(id, instance, table)),
+            Node::Invalid
+            | Node::Checks(_)
+            | Node::ArrayOf(_)
+            | Node::EachItem(_)
+            | Node::Const(_)
+            | Node::Enum(_)
+            | Node::StringEnum(_)
+            | Node::Minimum(_)
+            | Node::Maximum(_)
+            | Node::ExclusiveMinimum(_)
+            | Node::ExclusiveMaximum(_)
+            | Node::MultipleOf(_)
+            | Node::MinLength(_)
+            | Node::MaxLength(_)
+            | Node::Pattern(_)
+            | Node::Format(_)
+            | Node::MinItems(_)
+            | Node::MaxItems(_)
+            | Node::UniqueItems
+            | Node::MinProperties(_)
+            | Node::MaxProperties(_)
+            | Node::Required(_)
+            | Node::DependentRequired(_) => self.leaf(id, node, instance),
         }
-        // The stack is measured every 8 levels: 8 frames are far inside the margin the
-        // budget leaves, and the check is not free.
+    }
+
+    /// Runs `run`, a node that applies subschemas, one level deeper. The stack is
+    /// measured every 8 levels: 8 frames are far inside the margin the budget leaves, and
+    /// the check is not free.
+    #[inline(always)]
+    fn nested(&mut self, id: NodeId, run: impl FnOnce(&mut Self) -> bool) -> bool {
         if self.depth >= self.max_depth || (self.depth % 8 == 0 && self.stack.exhausted()) {
             return self.stop(id);
         }
         self.depth += 1;
-        let ok = self.step(id, node, instance);
+        let ok = run(self);
         self.depth -= 1;
         ok
     }
 
-    /// Whether node `id` is a `type` check that `instance` passes, charged one step: the
-    /// commonest leaf, settled by callers without a call into [`Vm::eval`]. `false` leaves
-    /// the node to `eval` (which also explains a failure).
+    /// A leaf other than `true` and `type`: its verdict, the extra steps its loop took,
+    /// its evaluation marks, and its errors when it fails.
+    #[inline]
+    fn leaf(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
+        let (ok, work) = leaf::verdict(self.program, node, instance);
+        if work > 0 && !self.spend(id, work) {
+            return false;
+        }
+        if ok && self.tracking {
+            self.leaf_marks(node, instance);
+        }
+        ok || self.reject(id, node, instance)
+    }
+
+    /// Whether `value`, at `step` below the current instance, passes the child `node`,
+    /// settled as the compiler decided (`settle`, see [`Settle`]): a `type` or another
+    /// leaf without an evaluation of its own, anything else through [`Vm::descend`].
+    /// A failure in the explaining mode also goes through `descend`, for its errors.
     #[inline(always)]
-    fn passing_type(&mut self, id: NodeId, instance: &Value) -> bool {
-        if let Node::Type(set) = self.program.nodes[id.index()] {
-            if set.matches(instance) && self.steps != 0 {
-                self.steps -= 1;
-                return true;
+    fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
+        let ok = match settle {
+            Settle::Pass => return true,
+            Settle::Type(set) => set.matches(value),
+            Settle::Fail => false,
+            Settle::Leaf => {
+                let (ok, work) =
+                    leaf::verdict(self.program, self.program.nodes[node.index()], value);
+                ok && (work == 0 || self.spend(node, work))
+            }
+            Settle::Eval => return self.descend(node, value, step),
+        };
+        ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
+    }
+
+    /// The parts of an `All`, in order.
+    #[inline(always)]
+    fn all(&mut self, span: Span, instance: &Value) -> bool {
+        let mut ok = true;
+        for &child in &self.program.edges[span] {
+            if !self.eval_part(child, instance) {
+                ok = false;
+                if !self.keep_going() {
+                    break;
+                }
             }
         }
-        false
+        ok
     }
 
     /// [`Vm::eval`] for a part of an `All`, the same to the budget. The commonest such
-    /// parts, `properties` beside `"type": "object"` and `items` beside `"type":
-    /// "array"`, run without a level of their own:
-    /// its children still go through `eval`, which keeps the depth and stack bounds.
+    /// parts, `type`, `properties` beside `"type": "object"` and `items` beside `"type":
+    /// "array"`, run without a level of their own: their children still go through
+    /// `eval`, which keeps the depth and stack bounds.
     #[inline(always)]
     fn eval_part(&mut self, id: NodeId, instance: &Value) -> bool {
+        if self.steps == 0 {
+            return self.stop(id);
+        }
         match self.program.nodes[id.index()] {
-            Node::Properties(table) if self.steps != 0 => {
+            Node::Type(set) if set.matches(instance) => {
+                self.steps -= 1;
+                true
+            }
+            Node::Properties(table) => {
                 self.steps -= 1;
                 self.properties(id, instance, table)
             }
-            Node::Items(table) if self.steps != 0 => {
+            Node::Items(table) => {
+                self.steps -= 1;
+                self.items(id, instance, table)
+            }
+            Node::Object { table, .. } if instance.is_object() => {
+                self.steps -= 1;
+                self.properties(id, instance, table)
+            }
+            Node::Array { table, .. } if instance.is_array() => {
                 self.steps -= 1;
                 self.items(id, instance, table)
             }
@@ -284,9 +391,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             return false;
         }
         let program = self.program;
-        let fails = |node: Node, value: &Value| {
-            leaf::verdict(program, node, value).is_some_and(|(ok, _)| !ok)
-        };
+        let fails = |node: Node, value: &Value| !leaf::verdict(program, node, value).0;
         let parts = match node {
             Node::Checks(span) => Some(span),
             Node::ArrayOf(table) => Some(program.array_ofs[table].parts),
@@ -494,51 +599,6 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     fn mark(&mut self, mark: Mark) {
         if self.tracking {
             self.marks.push(mark);
-        }
-    }
-
-    /// Runs one node that applies subschemas: the in-place applicators here and in
-    /// [`in_place`], the ones that descend into children in [`children`]. The bulky
-    /// bodies live out of line so that this dispatch, inlined into `eval`, stays small.
-    fn step(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
-        match node {
-            Node::All(span) => {
-                let mut ok = true;
-                for &child in &self.program.edges[span] {
-                    if self.passing_type(child, instance) {
-                        continue;
-                    }
-                    if !self.eval_part(child, instance) {
-                        ok = false;
-                        if !self.keep_going() {
-                            break;
-                        }
-                    }
-                }
-                ok
-            }
-            Node::Ref(target) => self.eval(target, instance),
-            Node::Guard(body) => self.guard(id, body, instance),
-            Node::Any(span) => self.any_of(id, instance, span),
-            Node::One(span) => self.one_of(id, instance, span),
-            Node::Switch(table) => self.switch(id, instance, table),
-            Node::Not(child) => self.not(id, instance, child),
-            Node::Condition {
-                test,
-                then,
-                otherwise,
-            } => self.condition(instance, test, then, otherwise),
-            Node::Annotations(test) => self.annotations(instance, test),
-            Node::DynamicRef(table) => self.dynamic_ref(instance, table),
-            Node::Scope { scope, body } => self.scope(instance, scope, body),
-            Node::DependentSchemas(span) => self.dependent_schemas(instance, span),
-            Node::Items(table) => self.items(id, instance, table),
-            Node::Contains { schema, min, max } => self.contains(id, instance, schema, min, max),
-            Node::Properties(table) => self.properties(id, instance, table),
-            Node::PropertyNames(node) => self.property_names(instance, node),
-            Node::Unevaluated(table) => self.unevaluated(id, instance, table),
-            // Leaves never get here: `eval` settles them.
-            _ => true,
         }
     }
 }

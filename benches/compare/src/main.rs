@@ -4,16 +4,19 @@
 //!
 //! ```text
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- [--filter SUBSTR] [--rounds N] [--batch-ms MS]
+//! cargo run --release --manifest-path benches/compare/Cargo.toml -- --instructions [--filter SUBSTR]
 //! ```
 //!
 //! The tables go to standard output, progress to standard error. The data directory is
 //! `$MCP_JSONSCHEMA_BENCH_DATA`, else `shared/bench-data` beside the repository.
 //!
 //! Modules: `engines` wraps the three validators, `measure` times one case, `report` prints
-//! the tables, `alloc` counts heap bytes for the memory table.
+//! the tables, `alloc` counts heap bytes for the memory table, `instructions` counts
+//! instructions under callgrind instead of timing.
 
 mod alloc;
 mod engines;
+mod instructions;
 mod measure;
 mod report;
 
@@ -33,12 +36,15 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 const USAGE: &str = "\
 usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
+       compare --instructions [--filter SUBSTR]...
 
   --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
                    a case is kept if any filter matches)
   --rounds N       interleaved rounds per case; each metric's figure is the median of N
                    samples (default 7)
   --batch-ms MS    target length of one timed batch, in milliseconds (default 10)
+  --instructions   count instructions (valgrind's callgrind) of one compile, the first
+                   pass and a warm pass, ours and jsonschema's, instead of timing
 
 Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the repository.";
 
@@ -46,6 +52,11 @@ Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the r
 struct Args {
     filters: Vec<String>,
     settings: Settings,
+    /// `--instructions`.
+    instructions: bool,
+    /// `--instructions-child ENGINE CASE` (internal: what `--instructions` runs under
+    /// callgrind).
+    child: Option<(String, String)>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -55,6 +66,8 @@ fn parse_args() -> Result<Args, String> {
             rounds: 7,
             batch: Duration::from_millis(10),
         },
+        instructions: false,
+        child: None,
     };
     let mut iter = std::env::args().skip(1);
     while let Some(arg) = iter.next() {
@@ -73,6 +86,12 @@ fn parse_args() -> Result<Args, String> {
                     .parse()
                     .map_err(|_| "--batch-ms needs an integer")?;
                 args.settings.batch = Duration::from_millis(ms.max(1));
+            }
+            "--instructions" => args.instructions = true,
+            "--instructions-child" => {
+                let engine = value("--instructions-child")?;
+                let case = value("--instructions-child")?;
+                args.child = Some((engine, case));
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -99,6 +118,20 @@ fn main() -> ExitCode {
 
     let repo_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let data_dir = cases::data_dir(&repo_root);
+    if let Some((engine, name)) = &args.child {
+        let exact = |case: &str| case == name;
+        let result = cases::load(&data_dir, &exact).and_then(|cases| match cases.first() {
+            Some(case) => instructions::child(engine, case),
+            None => Err(format!("no case {name:?}")),
+        });
+        return match result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let keep = |name: &str| {
         let name = name.to_lowercase();
         args.filters.is_empty() || args.filters.iter().any(|f| name.contains(f.as_str()))
@@ -115,13 +148,16 @@ fn main() -> ExitCode {
         }
     };
 
+    if args.instructions {
+        return count_instructions(&cases);
+    }
     println!(
         "# mcp-jsonschema vs jsonschema 0.61.2 vs boon 0.6.1\n\n\
          {} cases from {}; {} rounds, batches of ~{} ms; figures are medians.\n\
          `format` is asserted up to draft 7, not from 2019-09 on (every engine alike).\n\
          Ratios are ours/theirs: below 1 ours is faster (or smaller); within 10% a tie.",
         cases.len(),
-        data_dir.canonicalize().unwrap_or(data_dir).display(),
+        relative(&data_dir, &repo_root),
         args.settings.rounds,
         args.settings.batch.as_millis()
     );
@@ -138,4 +174,64 @@ fn main() -> ExitCode {
     print!("{}", report::render(&results));
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
+}
+
+/// `--instructions`: every case under callgrind, two at a time (one per core), then the
+/// table.
+fn count_instructions(cases: &[cases::Case]) -> ExitCode {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::Mutex;
+    let scratch = std::env::temp_dir().join(format!("mcp-jsonschema-callgrind-{}", std::process::id()));
+    if let Err(e) = std::fs::create_dir_all(&scratch) {
+        eprintln!("error: cannot create {}: {e}", scratch.display());
+        return ExitCode::FAILURE;
+    }
+    let started = Instant::now();
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(vec![None; cases.len()]);
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(case) = cases.get(i) else { break };
+                let counts = instructions::count(case, &scratch);
+                eprintln!("[{}/{}] {}", i + 1, cases.len(), case.name);
+                if let Ok(mut results) = results.lock() {
+                    results[i] = Some((case.name.clone(), counts));
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+    let results: Vec<_> = results
+        .into_inner()
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
+    print!("{}", instructions::render(&results));
+    eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+/// `path` relative to `base` (`../shared/bench-data`), so reports name no machine's
+/// directories; as given when the two share no prefix.
+fn relative(path: &Path, base: &Path) -> String {
+    let (Ok(path), Ok(base)) = (path.canonicalize(), base.canonicalize()) else {
+        return path.display().to_string();
+    };
+    let (mut p, mut b) = (path.components().peekable(), base.components().peekable());
+    while let (Some(x), Some(y)) = (p.peek(), b.peek()) {
+        if x != y {
+            break;
+        }
+        p.next();
+        b.next();
+    }
+    let mut out = std::path::PathBuf::new();
+    for _ in b {
+        out.push("..");
+    }
+    out.extend(p);
+    out.display().to_string()
 }

@@ -1,0 +1,86 @@
+//! Gated tables: `{"type": "object", "properties": ...}` and `{"type": "array", "items":
+//! ...}` as one node each.
+//!
+//! The commonest schema object checks a type and then walks a table. As an `All` of a
+//! `Type` and a `Properties` node that is three evaluations per object (the conjunction,
+//! the type, the table); as a [`Node::Object`] it is one: an object goes straight to its
+//! table (the type admits objects, or no fusion happens), any other value to the type
+//! node, which also explains the failure. [`Node::Array`] does the same for `items` that
+//! [`super::leaves`] could not fuse into a leaf. The pass runs after conjunctions are
+//! flat and leaves fused, so the parts it sees are final.
+
+use super::Compiler;
+use crate::ids::{NodeId, Span};
+use crate::json::types::TypeSet;
+use crate::program::Node;
+use ahash::AHashMap;
+use smallvec::SmallVec;
+
+impl Compiler<'_> {
+    /// Rewrites every `All` that holds one `type` admitting objects (arrays) and one
+    /// `properties` table (`items` table) so that the two are one gated node.
+    pub(crate) fn fuse_records(&mut self) {
+        // Copies of one `All` (an inlined `$ref` target) share its span: one rewrite each.
+        let mut rewritten: AHashMap<Span, Option<(Node, Option<NodeId>)>> = AHashMap::new();
+        for i in 0..self.program.nodes.len() {
+            let Node::All(span) = self.program.nodes[i] else {
+                continue;
+            };
+            let rewrite = match rewritten.get(&span) {
+                Some(&rewrite) => rewrite,
+                None => {
+                    let rewrite = self.gated(span);
+                    rewritten.insert(span, rewrite);
+                    rewrite
+                }
+            };
+            if let Some((node, located_as)) = rewrite {
+                self.program.nodes[i] = node;
+                if let (Some(from), Some(to)) = (located_as, NodeId::new(i)) {
+                    self.program.locations.copy(to, from);
+                }
+            }
+        }
+    }
+
+    /// What the `All` of `span` becomes, if it holds a type and a table to fuse, and the
+    /// node whose location it takes when it is that one node.
+    fn gated(&mut self, span: Span) -> Option<(Node, Option<NodeId>)> {
+        let parts: SmallVec<[NodeId; 8]> = SmallVec::from_slice(&self.program.edges[span]);
+        let nodes = &self.program.nodes;
+        let types: SmallVec<[usize; 2]> = (0..parts.len())
+            .filter(|&at| matches!(nodes[parts[at].index()], Node::Type(_)))
+            .collect();
+        let [at_type] = types[..] else {
+            return None;
+        };
+        let Node::Type(set) = nodes[parts[at_type].index()] else {
+            return None;
+        };
+        let gate = parts[at_type];
+        let tables: SmallVec<[(usize, Node); 2]> = (0..parts.len())
+            .filter_map(|at| match nodes[parts[at].index()] {
+                Node::Properties(table) if set.admits(TypeSet::OBJECT) => {
+                    Some((at, Node::Object { table, gate }))
+                }
+                Node::Items(table) if set.admits(TypeSet::ARRAY) => {
+                    Some((at, Node::Array { table, gate }))
+                }
+                _ => None,
+            })
+            .collect();
+        let [(at_table, node)] = tables[..] else {
+            return None;
+        };
+        // The gated node keeps the table's location: its errors name its keywords.
+        let fused = self.push_located_as(node, parts[at_table]);
+        let rest: SmallVec<[NodeId; 8]> = (0..parts.len())
+            .filter(|&at| at != at_type)
+            .map(|at| if at == at_table { fused } else { parts[at] })
+            .collect();
+        Some(match rest[..] {
+            [only] => (self.program.nodes[only.index()], Some(only)),
+            _ => (Node::All(self.edges(&rest)), None),
+        })
+    }
+}

@@ -1,0 +1,27 @@
+//! The last finalize pass: how each loop settles its children.
+//!
+//! Property tables, `additionalProperties` and `items` apply a child schema to many
+//! values. Deciding per value whether that child is a lone `type`, another leaf or a
+//! full subschema would cost a dispatch per key or item; this pass decides it once per
+//! slot, on the program's final shape, and stores the answer ([`Settle`]) beside the slot.
+
+use super::Compiler;
+use crate::program::Settle;
+
+impl Compiler<'_> {
+    /// Fills every `settle` field of the property and items tables.
+    pub(crate) fn settle_slots(&mut self) {
+        let program = &mut self.program;
+        let nodes = &program.nodes;
+        let settle = |id: crate::ids::NodeId| Settle::of(nodes[id.index()]);
+        for table in &mut program.properties {
+            for (entry, &(_, node)) in table.entries.iter_mut().zip(&table.named) {
+                entry.settle = settle(node);
+            }
+            table.additional_settle = table.additional.map_or(Settle::Pass, settle);
+        }
+        for items in &mut program.items {
+            items.rest_settle = items.rest.map_or(Settle::Pass, settle);
+        }
+    }
+}
