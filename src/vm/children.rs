@@ -251,10 +251,10 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 settle,
             } = spec.entries[i];
             required_met += u32::from(required);
-            if cost < Program::COSTLY || !deferred.push(cost, node, value) {
-                if !self.settle(node, settle, value, Step::Key(key)) {
-                    return false;
-                }
+            if (cost < Program::COSTLY || !deferred.push(cost, node, value))
+                && !self.settle(node, settle, value, Step::Key(key))
+            {
+                return false;
             }
         }
         if required_met < spec.required_count {
