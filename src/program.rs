@@ -30,10 +30,10 @@ pub(crate) enum Node {
     Invalid,
     /// Every node in the span (of `edges`) passes: a schema object's keywords, `allOf`.
     All(Span),
-    /// Every node in the span (of `edges`) passes, and each of them is a plain leaf: a
-    /// schema object whose keywords only check the value itself. The compiler turns such
-    /// an `All` into `Checks` so the interpreter settles it as one leaf.
-    Checks(Span),
+    /// Every part of a [`CheckList`] passes, and each of them is a leaf: a schema object
+    /// whose keywords only check the value itself. The compiler turns such an `All` into
+    /// `Checks` so the interpreter settles it as one leaf.
+    Checks(TableId),
     /// A `Checks` that says "an array of values of one type" (`{"type": "array", "items":
     /// {"type": T}}`, maybe with `minItems` / `maxItems`): see [`ArrayOf`].
     ArrayOf(TableId),
@@ -42,6 +42,10 @@ pub(crate) enum Node {
     EachItem(NodeId),
     /// At least one node in the span passes: `anyOf`.
     Any(Span),
+    /// An [`Node::Any`] whose branches are all leaves: a leaf itself, settled in one loop.
+    AnyLeaf(Span),
+    /// A [`Node::One`] whose branches are all leaves: a leaf itself.
+    OneLeaf(Span),
     /// Exactly one node in the span passes: `oneOf`.
     One(Span),
     /// `anyOf` / `oneOf` whose branches are told apart by one property's string value
@@ -115,6 +119,9 @@ pub(crate) enum Node {
     UniqueItems,
     /// `prefixItems` + `items` (or array-form `items` + `additionalItems`): see [`Items`].
     Items(TableId),
+    /// An [`Node::Items`] table with a prefix, whose schemas are all leaves: a leaf
+    /// itself, each item settled in one loop (`[lon, lat]` pairs, `[name, options]`).
+    Tuple(TableId),
     /// `contains` with `minContains` / `maxContains` (`max == u32::MAX`: no maximum).
     Contains {
         /// The `contains` schema.
@@ -190,7 +197,10 @@ impl Node {
             | Node::MinProperties(_)
             | Node::MaxProperties(_)
             | Node::Required(_)
-            | Node::DependentRequired(_) => true,
+            | Node::DependentRequired(_)
+            | Node::AnyLeaf(_)
+            | Node::OneLeaf(_)
+            | Node::Tuple(_) => true,
             Node::All(_)
             | Node::Any(_)
             | Node::One(_)
@@ -215,15 +225,29 @@ impl Node {
 }
 
 /// How a loop settles a child schema (a property's, `additionalProperties`, `items`),
-/// decided once at compile time so that no loop re-decides it per key or item.
+/// decided once at compile time so that no loop re-decides it per key or item. Every
+/// kind but `Eval` is a leaf, settled at the call site without an evaluation frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum Settle {
     /// `true` or `{}`: every value passes, nothing to do.
     Pass,
     /// `false`: every value fails.
     Fail,
-    /// A lone `type`: one bit test at the call site.
+    /// A lone `type`: one bit test.
     Type(TypeSet),
+    /// One of the strings of a [`StringSet`] (an `enum` of strings, with or without
+    /// `"type": "string"`).
+    Strings(TableId),
+    /// A string of `min..=max` code points (`"type": "string"` with `minLength` and/or
+    /// `maxLength`).
+    Text {
+        /// `minLength` (0 when absent).
+        min: u32,
+        /// `maxLength` (`u32::MAX` when absent).
+        max: u32,
+    },
+    /// A [`Node::Checks`] list, run directly.
+    Checks(TableId),
     /// Another leaf: its verdict without an evaluation frame of its own.
     Leaf,
     /// Anything else: a full evaluation.
@@ -232,14 +256,46 @@ pub(crate) enum Settle {
 }
 
 impl Settle {
-    /// How to settle `node`.
-    pub(crate) fn of(node: Node) -> Settle {
-        match node {
+    /// How to settle the node `id` of `program`.
+    pub(crate) fn of(program: &Program, id: NodeId) -> Settle {
+        match program.nodes[id.index()] {
             Node::Valid => Settle::Pass,
             Node::Invalid => Settle::Fail,
             Node::Type(set) => Settle::Type(set),
+            Node::StringEnum(table) => Settle::Strings(table),
+            Node::Checks(table) => Self::of_checks(program, table),
             node if node.is_leaf() => Settle::Leaf,
             _ => Settle::Eval,
+        }
+    }
+
+    /// How to settle the [`CheckList`] of `table`: the two commonest lists of string
+    /// checks get kinds of their own.
+    fn of_checks(program: &Program, table: TableId) -> Settle {
+        let list = &program.check_lists[table];
+        if list.types != TypeSet::STRING {
+            return Settle::Checks(table);
+        }
+        let several = &program.edges[list.by_kind[CheckList::SEVERAL]];
+        let text = &program.edges[list.by_kind[CheckList::STRING]];
+        let others = (CheckList::NUMBER..=CheckList::OBJECT).all(|k| list.by_kind[k].len == 0);
+        match (several, text.is_empty(), others) {
+            ([only], true, true) => match program.nodes[only.index()] {
+                Node::StringEnum(set) => Settle::Strings(set),
+                _ => Settle::Checks(table),
+            },
+            ([], false, true) => {
+                let (mut min, mut max) = (0, u32::MAX);
+                for &part in text {
+                    match program.nodes[part.index()] {
+                        Node::MinLength(n) => min = min.max(n),
+                        Node::MaxLength(n) => max = max.min(n),
+                        _ => return Settle::Checks(table),
+                    }
+                }
+                Settle::Text { min, max }
+            }
+            _ => Settle::Checks(table),
         }
     }
 }
@@ -336,6 +392,45 @@ impl StringSet {
     /// How many strings the set holds.
     pub(crate) fn len(&self) -> usize {
         self.strings.len()
+    }
+}
+
+/// The operands of [`Node::Checks`]: leaf parts grouped by the kind of value each can
+/// fail, so that a value meets its `type` once and then only the checks of its own kind
+/// (a string never looks at `minimum`).
+#[derive(Clone, Debug)]
+pub(crate) struct CheckList {
+    /// Every part, in schema order: what errors, evaluation marks and the compiler's own
+    /// analyses read.
+    pub(crate) parts: Span,
+    /// The `type` parts, intersected (every type when there is none).
+    pub(crate) types: TypeSet,
+    /// The other parts (spans of `edges`), by [`CheckList::kind`] of the values they can
+    /// fail among those `types` admits: several kinds, strings, numbers, arrays, objects.
+    pub(crate) by_kind: [Span; 5],
+}
+
+impl CheckList {
+    /// Parts that can fail values of several kinds (`const`, `enum`, nested leaves).
+    pub(crate) const SEVERAL: usize = 0;
+    /// Parts that can fail only strings.
+    pub(crate) const STRING: usize = 1;
+    /// Parts that can fail only numbers.
+    pub(crate) const NUMBER: usize = 2;
+    /// Parts that can fail only arrays.
+    pub(crate) const ARRAY: usize = 3;
+    /// Parts that can fail only objects.
+    pub(crate) const OBJECT: usize = 4;
+
+    /// The group of parts that `kinds` (the value kinds a part can fail) belongs to.
+    pub(crate) fn kind(kinds: TypeSet) -> usize {
+        match kinds {
+            TypeSet::STRING => Self::STRING,
+            TypeSet::NUMBER | TypeSet::INTEGER => Self::NUMBER,
+            TypeSet::ARRAY => Self::ARRAY,
+            TypeSet::OBJECT => Self::OBJECT,
+            _ => Self::SEVERAL,
+        }
     }
 }
 
@@ -636,6 +731,8 @@ pub(crate) struct Program {
     pub(crate) string_sets: Vec<StringSet>,
     /// [`Node::ArrayOf`] operands.
     pub(crate) array_ofs: Vec<ArrayOf>,
+    /// [`Node::Checks`] operands.
+    pub(crate) check_lists: Vec<CheckList>,
     /// [`Node::Format`] operands.
     pub(crate) formats: Vec<Format>,
     /// `dependentRequired`: a property name and the span (of `strings`) it requires.
@@ -672,6 +769,11 @@ impl Program {
             Node::All(span) => self.edges[span].iter().map(|&child| shallow(child)).sum(),
             _ => shallow(id),
         }
+    }
+
+    /// The parts of the [`Node::Checks`] of `table`, in schema order.
+    pub(crate) fn check_parts(&self, table: TableId) -> &[NodeId] {
+        &self.edges[self.check_lists[table].parts]
     }
 
     /// The node a dynamic anchor called `name` names in resource `scope`, if any.
@@ -744,6 +846,7 @@ impl Program {
             + table(&self.scopes)
             + table(&self.admits)
             + table(&self.array_ofs)
+            + table(&self.check_lists)
             + table(&self.anchors)
     }
 }

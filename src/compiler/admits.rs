@@ -48,10 +48,15 @@ fn admits(program: &Program, node: Node) -> TypeSet {
         Node::Invalid => TypeSet::NONE,
         Node::Type(set) => set,
         Node::ArrayOf(_) => TypeSet::ARRAY,
-        Node::All(span) | Node::Checks(span) => program.edges[span]
+        Node::All(span) => program.edges[span]
             .iter()
             .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),
-        Node::Any(span) | Node::One(span) => program.edges[span]
+        Node::Checks(table) => program
+            .check_parts(table)
+            .iter()
+            .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),
+        Node::Any(span) | Node::One(span) | Node::AnyLeaf(span) | Node::OneLeaf(span) => program
+            .edges[span]
             .iter()
             .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
         Node::Switch(table) => program.edges[program.switches[table].branches]

@@ -44,8 +44,11 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
         }
     };
     match node {
-        Node::All(span) | Node::Checks(span) => each(span, Edge::Always),
-        Node::Any(span) | Node::One(span) => each(span, Edge::Sometimes),
+        Node::All(span) => each(span, Edge::Always),
+        Node::Checks(table) => each(program.check_lists[table].parts, Edge::Always),
+        Node::Any(span) | Node::One(span) | Node::AnyLeaf(span) | Node::OneLeaf(span) => {
+            each(span, Edge::Sometimes)
+        }
         Node::Switch(table) => each(program.switches[table].branches, Edge::Sometimes),
         Node::Not(child) | Node::Ref(child) | Node::Scope { body: child, .. } => {
             visit(child, Edge::Always)
@@ -81,6 +84,7 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
         Node::Object { gate, .. } | Node::Array { gate, .. } => visit(gate, Edge::Always),
         // Applied to parts of the instance, or to nothing.
         Node::Items(_)
+        | Node::Tuple(_)
         | Node::EachItem(_)
         | Node::ArrayOf(_)
         | Node::Contains { .. }

@@ -11,7 +11,8 @@
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
-use crate::program::{ArrayOf, Node, Program};
+use crate::program::{ArrayOf, CheckList, Node, Program};
+use ahash::AHashMap;
 
 /// How many fused leaves may nest inside one another.
 const MAX_LEAF_NESTING: u8 = 4;
@@ -26,28 +27,116 @@ impl Compiler<'_> {
             .iter()
             .map(|n| n.is_leaf().then_some(0))
             .collect();
+        // Copies of one `All` (an inlined `$ref` target) share its span, and one list.
+        let mut lists: AHashMap<Span, TableId> = AHashMap::new();
         for _ in 0..=MAX_LEAF_NESTING {
             let mut changed = false;
             for i in 0..program.nodes.len() {
-                if let Some((node, depth)) = fused(program, &level, program.nodes[i]) {
-                    program.nodes[i] = node;
-                    level[i] = Some(depth);
-                    changed = true;
-                }
+                let Some((fused, depth)) = fused(program, &level, program.nodes[i]) else {
+                    continue;
+                };
+                program.nodes[i] = match fused {
+                    Fused::Node(node) => node,
+                    Fused::Checks(span) => {
+                        let table = match lists.get(&span) {
+                            Some(&table) => table,
+                            None => {
+                                let table = check_list(program, span);
+                                lists.insert(span, table);
+                                table
+                            }
+                        };
+                        Node::Checks(table)
+                    }
+                };
+                level[i] = Some(depth);
+                changed = true;
             }
             if !changed {
                 break;
             }
         }
         for i in 0..program.nodes.len() {
-            if let Node::Checks(span) = program.nodes[i] {
-                if let Some(array_of) = array_of(program, span) {
+            if let Node::Checks(table) = program.nodes[i] {
+                if let Some(array_of) = array_of(program, program.check_lists[table].parts) {
                     let id = TableId::new(program.array_ofs.len()).expect("fewer than 2^32 tables");
                     program.array_ofs.push(array_of);
                     program.nodes[i] = Node::ArrayOf(id);
                 }
             }
         }
+    }
+}
+
+/// What a node fuses into: a node, or a [`Node::Checks`] of the parts in a span (whose
+/// [`CheckList`] the caller builds).
+enum Fused {
+    Node(Node),
+    Checks(Span),
+}
+
+/// The [`CheckList`] of the leaf parts in `span`: the `type`s intersected, the other parts
+/// grouped by the one kind of value (among those the types admit) they can fail.
+fn check_list(program: &mut Program, span: Span) -> TableId {
+    let parts: Vec<NodeId> = program.edges[span].to_vec();
+    let types = (parts.iter()).fold(TypeSet::ANY, |types, &part| {
+        match program.nodes[part.index()] {
+            Node::Type(set) => types.intersection(set),
+            _ => types,
+        }
+    });
+    let mut groups: [Vec<NodeId>; 5] = Default::default();
+    for &part in &parts {
+        let node = program.nodes[part.index()];
+        if matches!(node, Node::Type(_)) {
+            continue;
+        }
+        // A part checking one kind of value joins that kind's group (run on the value as
+        // text or number); any other part that can fail an admitted value runs for all.
+        let fails = fails(node);
+        if fails.intersection(types) != TypeSet::NONE {
+            groups[CheckList::kind(fails)].push(part);
+        }
+    }
+    let by_kind = groups.map(|group| {
+        let start = program.edges.len() as u32;
+        program.edges.extend_from_slice(&group);
+        Span {
+            start,
+            len: group.len() as u32,
+        }
+    });
+    let id = TableId::new(program.check_lists.len()).expect("fewer than 2^32 tables");
+    program.check_lists.push(CheckList {
+        parts: span,
+        types,
+        by_kind,
+    });
+    id
+}
+
+/// The kinds of value leaf `node` can fail: a check of one JSON type passes the others.
+fn fails(node: Node) -> TypeSet {
+    match node {
+        Node::Valid => TypeSet::NONE,
+        Node::MinLength(_) | Node::MaxLength(_) | Node::Pattern(_) | Node::Format(_) => {
+            TypeSet::STRING
+        }
+        Node::Minimum(_)
+        | Node::Maximum(_)
+        | Node::ExclusiveMinimum(_)
+        | Node::ExclusiveMaximum(_)
+        | Node::MultipleOf(_) => TypeSet::NUMBER,
+        Node::MinItems(_)
+        | Node::MaxItems(_)
+        | Node::UniqueItems
+        | Node::EachItem(_)
+        | Node::Tuple(_) => TypeSet::ARRAY,
+        Node::MinProperties(_)
+        | Node::MaxProperties(_)
+        | Node::Required(_)
+        | Node::DependentRequired(_) => TypeSet::OBJECT,
+        _ => TypeSet::ANY,
     }
 }
 
@@ -78,8 +167,12 @@ fn array_of(program: &Program, span: Span) -> Option<ArrayOf> {
 
 /// The leaf `node` fuses into, with its nesting level, if every part is a leaf and the
 /// result stays within [`MAX_LEAF_NESTING`].
-fn fused(program: &Program, level: &[Option<u8>], node: Node) -> Option<(Node, u8)> {
+fn fused(program: &Program, level: &[Option<u8>], node: Node) -> Option<(Fused, u8)> {
     let leaf_level = |id: NodeId| level[id.index()];
+    let max_level = |ids: std::iter::Copied<std::slice::Iter<'_, NodeId>>| {
+        ids.map(leaf_level)
+            .try_fold(0, |max, level| level.map(|level| max.max(level)))
+    };
     let (fused, depth) = match node {
         Node::All(span) => {
             let depths: Option<Vec<u8>> = program.edges[span]
@@ -87,19 +180,55 @@ fn fused(program: &Program, level: &[Option<u8>], node: Node) -> Option<(Node, u
                 .map(|&part| leaf_level(part))
                 .collect();
             (
-                Node::Checks(span),
+                Fused::Checks(span),
                 depths?.into_iter().max().unwrap_or(0) + 1,
             )
         }
         Node::Items(table) => {
             let items = &program.items[table.index()];
-            let rest = items.rest?;
-            if items.prefix.len != 0 {
-                return None;
+            let rest = match items.rest {
+                Some(rest) => leaf_level(rest)?,
+                None => 0,
+            };
+            if items.prefix.len == 0 {
+                (Fused::Node(Node::EachItem(items.rest?)), rest + 1)
+            } else {
+                let prefix = max_level(program.edges[items.prefix].iter().copied())?;
+                (Fused::Node(Node::Tuple(table)), prefix.max(rest) + 1)
             }
-            (Node::EachItem(rest), leaf_level(rest)? + 1)
+        }
+        Node::Any(span) | Node::One(span) => {
+            let one = matches!(node, Node::One(_));
+            if let Some(set) = type_union(program, span, one) {
+                // `anyOf` of lone types (and `oneOf` of disjoint ones) is one type.
+                return Some((Fused::Node(Node::Type(set)), 0));
+            }
+            let level = max_level(program.edges[span].iter().copied())?;
+            let fused = if one {
+                Node::OneLeaf(span)
+            } else {
+                Node::AnyLeaf(span)
+            };
+            (Fused::Node(fused), level + 1)
         }
         _ => return None,
     };
     (depth <= MAX_LEAF_NESTING).then_some((fused, depth))
+}
+
+/// The one type set the branches of an `anyOf` (`one`: a `oneOf`) in `span` amount to,
+/// when each is a lone `type` (for `oneOf`, of pairwise disjoint sets: exactly one can
+/// match, since a number is an integer only when the integer bit is in its set).
+fn type_union(program: &Program, span: Span, one: bool) -> Option<TypeSet> {
+    let mut union = TypeSet::NONE;
+    for &branch in &program.edges[span] {
+        let Node::Type(set) = program.nodes[branch.index()] else {
+            return None;
+        };
+        if one && union.intersection(set) != TypeSet::NONE {
+            return None;
+        }
+        union = union.union(set);
+    }
+    Some(union)
 }

@@ -12,16 +12,19 @@ impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables.
     pub(crate) fn settle_slots(&mut self) {
         let program = &mut self.program;
-        let nodes = &program.nodes;
-        let settle = |id: crate::ids::NodeId| Settle::of(nodes[id.index()]);
-        for table in &mut program.properties {
+        let mut properties = std::mem::take(&mut program.properties);
+        let mut items = std::mem::take(&mut program.items);
+        let settle = |id: crate::ids::NodeId| Settle::of(program, id);
+        for table in &mut properties {
             for (entry, &(_, node)) in table.entries.iter_mut().zip(&table.named) {
                 entry.settle = settle(node);
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
         }
-        for items in &mut program.items {
+        for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);
         }
+        program.properties = properties;
+        program.items = items;
     }
 }

@@ -251,8 +251,13 @@ fn collect<'p>(
         Node::Ref(target) | Node::Guard(target) | Node::Scope { body: target, .. } => {
             collect(program, pins, target, hops - 1, facts)
         }
-        Node::All(span) | Node::Checks(span) => {
+        Node::All(span) => {
             for &part in &program.edges[span] {
+                collect(program, pins, part, hops - 1, facts);
+            }
+        }
+        Node::Checks(table) => {
+            for &part in program.check_parts(table) {
                 collect(program, pins, part, hops - 1, facts);
             }
         }
@@ -311,7 +316,11 @@ fn strings_required(program: &Program, node: NodeId) -> Option<Vec<&str>> {
                 .map(|s| &**s)
                 .collect(),
         ),
-        Node::Checks(span) | Node::All(span) => program.edges[span]
+        Node::All(span) => program.edges[span]
+            .iter()
+            .find_map(|&part| strings_required(program, part)),
+        Node::Checks(table) => program
+            .check_parts(table)
             .iter()
             .find_map(|&part| strings_required(program, part)),
         _ => None,

@@ -49,10 +49,19 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             let passed = match spec.rest_settle {
                 Settle::Pass => true,
                 Settle::Type(set) if !EXPLAIN => rest_items.iter().all(|item| set.matches(item)),
-                Settle::Leaf if !EXPLAIN => rest_items.iter().all(|item| {
-                    let (ok, work) = leaf::verdict(program, rest_node, item);
-                    ok && (work == 0 || self.spend(id, work))
-                }),
+                settle @ (Settle::Fail
+                | Settle::Strings(_)
+                | Settle::Text { .. }
+                | Settle::Checks(_)
+                | Settle::Leaf)
+                    if !EXPLAIN =>
+                {
+                    rest_items.iter().all(|item| {
+                        let (ok, work) =
+                            leaf::settled(program, settle, rest, item).unwrap_or((false, 0));
+                        ok && (work == 0 || self.spend(id, work))
+                    })
+                }
                 settle => {
                     let mut all = true;
                     for (i, item) in items.iter().enumerate().skip(prefix.len()) {
@@ -283,16 +292,14 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             Settle::Pass => true,
             Settle::Fail => map.is_empty(),
             Settle::Type(set) => map.values().all(|value| set.matches(value)),
-            Settle::Leaf => {
-                let leaf = self.program.nodes[node.index()];
-                map.values().all(|value| {
-                    let (ok, work) = leaf::verdict(self.program, leaf, value);
-                    ok && (work == 0 || self.spend(id, work))
-                })
-            }
             Settle::Eval => map
                 .iter()
                 .all(|(key, value)| self.descend(node, value, Step::Key(key))),
+            settle => map.values().all(|value| {
+                let (ok, work) =
+                    leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
+                ok && (work == 0 || self.spend(id, work))
+            }),
         }
     }
 
@@ -351,7 +358,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         if let (Some(node), Value::Object(map), true) =
             (spec.properties, instance, ok || self.keep_going())
         {
-            let settle = Settle::of(program.nodes[node.index()]);
+            let settle = Settle::of(program, node);
             for (key, value) in map {
                 if !evaluated.property(key.as_ptr() as usize) {
                     ok &= self.additional(id, node, settle, key, value);
@@ -393,7 +400,19 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
             return true;
         };
         let mut ok = true;
+        let program = self.program;
+        let leaf = program.nodes[node.index()];
         for key in map.keys() {
+            // Most name schemas (`pattern`, `maxLength`, `enum`) read the name as text:
+            // no string value is built for them. The steps are a child evaluation's.
+            if let Some((passed, work)) = leaf::on_name(program, leaf, key) {
+                if passed && self.spend(node, work + 1) {
+                    continue;
+                }
+                if !EXPLAIN {
+                    return false;
+                }
+            }
             let name = Value::String(key.clone());
             if !self.descend(node, &name, Step::Key(key)) {
                 ok = false;

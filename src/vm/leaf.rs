@@ -6,11 +6,13 @@
 //! the fast path never builds a message, and the explaining path asks for one only after
 //! the verdict said no, so both paths agree by construction.
 
+use super::marks::Mark;
 use super::show::{quote_into, show_into};
 use crate::error::ValidationErrorKind as Kind;
-use crate::ids::{NodeId, NumId, Span};
+use crate::ids::{NodeId, NumId, Span, TableId};
+use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
-use crate::program::{ArrayOf, Node, Program};
+use crate::program::{ArrayOf, CheckList, Node, Program, Settle};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::fmt::Write;
@@ -24,16 +26,70 @@ const BYTES_PER_STEP: usize = 256;
 #[inline(always)]
 pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> (bool, usize) {
     match node {
-        Node::Checks(span) => checks(program, span, value),
+        Node::Checks(table) => checks(program, table, value),
         Node::EachItem(rest) => each_item(program, rest, value),
         Node::ArrayOf(table) => array_of(&program.array_ofs[table], value),
         node => plain(program, node, value),
     }
 }
 
-/// A [`Node::Checks`]: its parts in order, stopping at the first that fails. The
-/// compiler bounds how deeply `Checks` and `EachItem` nest, so this recursion is shallow.
-pub(super) fn checks(program: &Program, span: Span, value: &Value) -> (bool, usize) {
+/// The verdict of `value` on the child `node` settled as `settle`, and its extra steps,
+/// at the call site; `None` for [`Settle::Eval`], which needs the interpreter.
+#[inline(always)]
+pub(super) fn settled(
+    program: &Program,
+    settle: Settle,
+    node: NodeId,
+    value: &Value,
+) -> Option<(bool, usize)> {
+    Some(match settle {
+        Settle::Pass => (true, 0),
+        Settle::Fail => (false, 0),
+        Settle::Type(set) => (set.matches(value), 0),
+        Settle::Strings(table) => {
+            let found = value
+                .as_str()
+                .is_some_and(|s| program.string_sets[table].contains(s));
+            (found, 0)
+        }
+        Settle::Text { min, max } => {
+            let fits = value
+                .as_str()
+                .is_some_and(|s| min_length(s, min) && max_length(s, max));
+            (fits, 0)
+        }
+        Settle::Checks(table) => checks(program, table, value),
+        Settle::Leaf => verdict(program, program.nodes[node.index()], value),
+        Settle::Eval => return None,
+    })
+}
+
+/// A [`Node::Checks`]: the `type`, then the parts that can fail values of several
+/// kinds, then those of the value's own kind ([`CheckList`]), stopping at the first that
+/// fails; a step per part run. The compiler bounds how deeply `Checks` and the other
+/// fused leaves nest, so this recursion is shallow.
+pub(super) fn checks(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
+    let list = &program.check_lists[table];
+    if !list.types.matches(value) {
+        return (false, 1);
+    }
+    let (ok, work) = parts(program, list.by_kind[CheckList::SEVERAL], value);
+    if !ok {
+        return (false, work);
+    }
+    let (ok, more) = match value {
+        Value::String(text) => string_parts(program, list.by_kind[CheckList::STRING], text),
+        Value::Number(n) => number_parts(program, list.by_kind[CheckList::NUMBER], n),
+        Value::Array(_) => parts(program, list.by_kind[CheckList::ARRAY], value),
+        Value::Object(_) => parts(program, list.by_kind[CheckList::OBJECT], value),
+        Value::Null | Value::Bool(_) => (true, 0),
+    };
+    (ok, work + more)
+}
+
+/// The leaf parts in `span`, in order, until one fails.
+#[inline(always)]
+fn parts(program: &Program, span: Span, value: &Value) -> (bool, usize) {
     let mut work = 0;
     for &part in &program.edges[span] {
         let (ok, cost) = fused_or_plain(program, program.nodes[part.index()], value);
@@ -45,6 +101,69 @@ pub(super) fn checks(program: &Program, span: Span, value: &Value) -> (bool, usi
     (true, work)
 }
 
+/// String parts (`minLength`, `maxLength`, `pattern`, `format`) on the text itself.
+#[inline(always)]
+fn string_parts(program: &Program, span: Span, text: &str) -> (bool, usize) {
+    let mut work = 0;
+    for &part in &program.edges[span] {
+        let (ok, cost) = match program.nodes[part.index()] {
+            Node::MinLength(min) => (min_length(text, min), 0),
+            Node::MaxLength(max) => (max_length(text, max), 0),
+            Node::Pattern(regex) => (
+                program.regexes[regex].is_match(text),
+                text.len() / BYTES_PER_STEP,
+            ),
+            Node::Format(table) => (
+                (program.formats[table].check)(text),
+                text.len() / BYTES_PER_STEP,
+            ),
+            // The compiler files only the four above here; anything else fails closed.
+            _ => (false, 0),
+        };
+        work += cost + 1;
+        if !ok {
+            return (false, work);
+        }
+    }
+    (true, work)
+}
+
+/// Number parts (the bounds and `multipleOf`) on the number itself.
+#[inline(always)]
+fn number_parts(program: &Program, span: Span, n: &serde_json::Number) -> (bool, usize) {
+    let mut work = 0;
+    for &part in &program.edges[span] {
+        let ok = match program.nodes[part.index()] {
+            Node::Minimum(bound) => compare(program, n, bound) != Ordering::Less,
+            Node::Maximum(bound) => compare(program, n, bound) != Ordering::Greater,
+            Node::ExclusiveMinimum(bound) => compare(program, n, bound) == Ordering::Greater,
+            Node::ExclusiveMaximum(bound) => compare(program, n, bound) == Ordering::Less,
+            Node::MultipleOf(d) => number::is_multiple_of(n, &program.numbers[d]),
+            // The compiler files only the five above here; anything else fails closed.
+            _ => false,
+        };
+        work += 1;
+        if !ok {
+            return (false, work);
+        }
+    }
+    (true, work)
+}
+
+/// `minLength`: at least `min` code points. A code point takes 1 to 4 bytes: the byte
+/// length often settles it.
+#[inline(always)]
+fn min_length(text: &str, min: u32) -> bool {
+    let min = min as usize;
+    text.len() >= min && (text.len() >= 4 * min || text.chars().count() >= min)
+}
+
+/// `maxLength`: at most `max` code points.
+#[inline(always)]
+fn max_length(text: &str, max: u32) -> bool {
+    text.len() <= max as usize || text.chars().count() <= max as usize
+}
+
 /// The verdict of a leaf part: `type` and item counts inline, fused parts by recursion, other plain
 /// leaves through a call. Keeping the rarer checks out of line matters: inlined whole,
 /// their setup was hoisted out of the loops of [`checks`] and [`each_item`] and paid on
@@ -53,7 +172,7 @@ pub(super) fn checks(program: &Program, span: Span, value: &Value) -> (bool, usi
 fn fused_or_plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
     match node {
         Node::Type(set) => (set.matches(value), 0),
-        Node::Checks(span) => checks(program, span, value),
+        Node::Checks(table) => checks(program, table, value),
         Node::EachItem(rest) => each_item(program, rest, value),
         Node::ArrayOf(table) => array_of(&program.array_ofs[table], value),
         // Tuple sizes (`[lon, lat]`), cheap enough to inline.
@@ -103,6 +222,147 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
     (true, work)
 }
 
+/// The verdict of leaf `node` on the string `name` (a property name under
+/// `propertyNames`) and its extra steps, read from the text itself; `None` when the node
+/// needs the name as a JSON value (a `Checks` part that compares whole values, say).
+pub(super) fn on_name(program: &Program, node: Node, name: &str) -> Option<(bool, usize)> {
+    let ok = match node {
+        Node::Valid => true,
+        Node::Invalid => false,
+        Node::Type(set) => set.admits(TypeSet::STRING),
+        Node::Const(expected) => program.values[expected].as_str() == Some(name),
+        Node::Enum(span) => {
+            let options = &program.values[span];
+            let found = options.iter().any(|o| o.as_str() == Some(name));
+            return Some((found, options.len()));
+        }
+        Node::StringEnum(table) => {
+            let set = &program.string_sets[table];
+            let work = set.len().checked_ilog2().unwrap_or(0) as usize;
+            return Some((set.contains(name), work));
+        }
+        Node::MinLength(min) => min_length(name, min),
+        Node::MaxLength(max) => max_length(name, max),
+        Node::Pattern(regex) => {
+            let work = name.len() / BYTES_PER_STEP;
+            return Some((program.regexes[regex].is_match(name), work));
+        }
+        Node::Format(table) => {
+            let work = name.len() / BYTES_PER_STEP;
+            return Some(((program.formats[table].check)(name), work));
+        }
+        Node::Checks(table) => {
+            let mut work = 0;
+            for &part in program.check_parts(table) {
+                let (ok, cost) = on_name(program, program.nodes[part.index()], name)?;
+                work += cost + 1;
+                if !ok {
+                    return Some((false, work));
+                }
+            }
+            return Some((true, work));
+        }
+        // Checks of numbers, arrays and objects pass a string.
+        Node::Minimum(_)
+        | Node::Maximum(_)
+        | Node::ExclusiveMinimum(_)
+        | Node::ExclusiveMaximum(_)
+        | Node::MultipleOf(_)
+        | Node::MinItems(_)
+        | Node::MaxItems(_)
+        | Node::UniqueItems
+        | Node::EachItem(_)
+        | Node::Tuple(_)
+        | Node::MinProperties(_)
+        | Node::MaxProperties(_)
+        | Node::Required(_)
+        | Node::DependentRequired(_) => true,
+        // Anything else is evaluated on a string value.
+        _ => return None,
+    };
+    Some((ok, 0))
+}
+
+/// An [`Node::AnyLeaf`] (or, with `one`, a [`Node::OneLeaf`]): the branches that may
+/// accept the value's type, in order, until the verdict is settled; a step per branch
+/// tried.
+fn branches(program: &Program, span: Span, value: &Value, one: bool) -> (bool, usize) {
+    let kind = TypeSet::kind(value);
+    let (mut passed, mut work) = (0, 0);
+    for &branch in &program.edges[span] {
+        if !program.admits[branch.index()].admits(kind) {
+            continue;
+        }
+        let (ok, cost) = fused_or_plain(program, program.nodes[branch.index()], value);
+        work += cost + 1;
+        if ok {
+            passed += 1;
+            if !one || passed > 1 {
+                break;
+            }
+        }
+    }
+    (passed == 1 || (!one && passed > 0), work)
+}
+
+/// A [`Node::Tuple`]: each item against its position's leaf, or the rest's; one step
+/// per item.
+fn tuple(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
+    let Value::Array(items) = value else {
+        return (true, 0);
+    };
+    let spec = &program.items[table];
+    let prefix = &program.edges[spec.prefix];
+    let mut work = items.len();
+    for (i, item) in items.iter().enumerate() {
+        let Some(&node) = prefix.get(i).or(spec.rest.as_ref()) else {
+            break;
+        };
+        let (ok, cost) = fused_or_plain(program, program.nodes[node.index()], item);
+        work += cost;
+        if !ok {
+            return (false, work);
+        }
+    }
+    (true, work)
+}
+
+/// What a passing fused leaf evaluated of an array, as one evaluation mark for an
+/// enclosing `unevaluatedItems`: every item for `items`-like parts, the first few for a
+/// [`Node::Tuple`] without a rest, and whatever the passing branches of a leaf
+/// `anyOf` / `oneOf` evaluated.
+pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> Option<Mark> {
+    let Value::Array(items) = value else {
+        return None;
+    };
+    let wider = |a: Option<Mark>, b: Option<Mark>| match (a, b) {
+        (Some(Mark::AllItems), _) | (_, Some(Mark::AllItems)) => Some(Mark::AllItems),
+        (Some(Mark::ItemsBelow(x)), Some(Mark::ItemsBelow(y))) => Some(Mark::ItemsBelow(x.max(y))),
+        (a, b) => a.or(b),
+    };
+    let parts = |span: Span, passing_only: bool| {
+        (program.edges[span].iter())
+            .map(|&part| program.nodes[part.index()])
+            .filter(|&part| !passing_only || verdict(program, part, value).0)
+            .fold(None, |mark, part| {
+                wider(mark, items_evaluated(program, part, value))
+            })
+    };
+    match node {
+        Node::EachItem(_) | Node::ArrayOf(_) => Some(Mark::AllItems),
+        Node::Tuple(table) => {
+            let spec = &program.items[table];
+            Some(match spec.rest {
+                Some(_) => Mark::AllItems,
+                None => Mark::ItemsBelow((spec.prefix.len as usize).min(items.len())),
+            })
+        }
+        Node::Checks(table) => parts(program.check_lists[table].parts, false),
+        Node::AnyLeaf(span) | Node::OneLeaf(span) => parts(span, true),
+        _ => None,
+    }
+}
+
 /// The verdict of a plain leaf (any leaf but `Checks`, `EachItem` and `ArrayOf`). A
 /// check of one JSON type passes values of the other types.
 #[inline(always)]
@@ -129,14 +389,8 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::ExclusiveMinimum(n) => number(value, |v| compare(program, v, n) == Ordering::Greater),
         Node::ExclusiveMaximum(n) => number(value, |v| compare(program, v, n) == Ordering::Less),
         Node::MultipleOf(n) => number(value, |v| number::is_multiple_of(v, &program.numbers[n])),
-        Node::MinLength(min) => string(value, |s| {
-            // A code point takes 1 to 4 bytes: the byte length often settles it.
-            let min = min as usize;
-            s.len() >= min && (s.len() >= 4 * min || s.chars().count() >= min)
-        }),
-        Node::MaxLength(max) => string(value, |s| {
-            s.len() <= max as usize || s.chars().count() <= max as usize
-        }),
+        Node::MinLength(min) => string(value, |s| min_length(s, min)),
+        Node::MaxLength(max) => string(value, |s| max_length(s, max)),
         Node::Pattern(regex) => {
             let Value::String(s) = value else {
                 return (true, 0);
@@ -182,9 +436,12 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
                 entries.iter().map(|(_, names)| names.len as usize).sum(),
             );
         }
-        Node::Checks(span) => return checks(program, span, value),
+        Node::Checks(table) => return checks(program, table, value),
         Node::EachItem(rest) => return each_item(program, rest, value),
         Node::ArrayOf(table) => return array_of(&program.array_ofs[table], value),
+        Node::AnyLeaf(span) => return branches(program, span, value, false),
+        Node::OneLeaf(span) => return branches(program, span, value, true),
+        Node::Tuple(table) => return tuple(program, table, value),
         // Not leaves: never asked here, and never a pass if they were.
         Node::All(_)
         | Node::Any(_)

@@ -265,7 +265,10 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             | Node::MinProperties(_)
             | Node::MaxProperties(_)
             | Node::Required(_)
-            | Node::DependentRequired(_) => self.leaf(id, node, instance),
+            | Node::DependentRequired(_)
+            | Node::AnyLeaf(_)
+            | Node::OneLeaf(_)
+            | Node::Tuple(_) => self.leaf(id, node, instance),
         }
     }
 
@@ -303,16 +306,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     /// A failure in the explaining mode also goes through `descend`, for its errors.
     #[inline(always)]
     fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
-        let ok = match settle {
-            Settle::Pass => return true,
-            Settle::Type(set) => set.matches(value),
-            Settle::Fail => false,
-            Settle::Leaf => {
-                let (ok, work) =
-                    leaf::verdict(self.program, self.program.nodes[node.index()], value);
-                ok && (work == 0 || self.spend(node, work))
-            }
-            Settle::Eval => return self.descend(node, value, step),
+        let ok = match leaf::settled(self.program, settle, node, value) {
+            Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
+            None => return self.descend(node, value, step),
         };
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
     }
@@ -366,21 +362,12 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         }
     }
 
-    /// Marks what a passing fused leaf evaluated, for an enclosing `unevaluatedItems`:
-    /// `EachItem`, directly or inside `Checks` at this location, evaluates every item.
+    /// Marks what a passing fused leaf evaluated, for an enclosing `unevaluatedItems`
+    /// (see [`leaf::items_evaluated`]).
     #[cold]
     fn leaf_marks(&mut self, node: Node, instance: &Value) {
-        fn evaluates_items(program: &Program, node: Node) -> bool {
-            match node {
-                Node::EachItem(_) | Node::ArrayOf(_) => true,
-                Node::Checks(span) => program.edges[span]
-                    .iter()
-                    .any(|&part| evaluates_items(program, program.nodes[part.index()])),
-                _ => false,
-            }
-        }
-        if instance.is_array() && evaluates_items(self.program, node) {
-            self.mark(Mark::AllItems);
+        if let Some(mark) = leaf::items_evaluated(self.program, node, instance) {
+            self.mark(mark);
         }
     }
 
@@ -393,7 +380,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         let program = self.program;
         let fails = |node: Node, value: &Value| !leaf::verdict(program, node, value).0;
         let parts = match node {
-            Node::Checks(span) => Some(span),
+            Node::Checks(table) => Some(program.check_lists[table].parts),
             Node::ArrayOf(table) => Some(program.array_ofs[table].parts),
             _ => None,
         };
@@ -406,6 +393,13 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
                 }
             }
             return false;
+        }
+        // Fused applicators explain themselves as their general forms do.
+        match node {
+            Node::AnyLeaf(span) => return self.any_of(id, instance, span),
+            Node::OneLeaf(span) => return self.one_of(id, instance, span),
+            Node::Tuple(table) => return self.items(id, instance, table),
+            _ => {}
         }
         if let Node::EachItem(rest) = node {
             // Each failing item reports at its own index.
