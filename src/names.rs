@@ -67,6 +67,99 @@ fn half(bytes: &[u8], at: usize) -> u64 {
     u64::from(u32::from_ne_bytes(buf))
 }
 
+/// A name's length, first byte and last byte in one word: for the names of one
+/// `properties` table these usually differ, which [`QuickIndex`] relies on.
+#[inline(always)]
+fn ends(name: &str) -> u32 {
+    match name.as_bytes() {
+        [] => 0,
+        bytes @ [first, ..] => {
+            let last = bytes[bytes.len() - 1];
+            (bytes.len() as u32) | u32::from(*first) << 16 | u32::from(last) << 24
+        }
+    }
+}
+
+/// The index of a short list of names (up to [`QuickIndex::MAX_NAMES`]) whose
+/// [`ends`] words are all distinct: a multiplier chosen at compile time sends each to a
+/// slot of its own in a table of at most 256 bytes. A lookup is a multiply, a shift, one
+/// byte load and the one comparison, where a scan compares up to every name's probe.
+#[derive(Clone, Debug)]
+pub(crate) struct QuickIndex {
+    multiplier: u32,
+    shift: u32,
+    /// Position + 1 of the name in each slot; 0 for none.
+    slots: Box<[u8]>,
+}
+
+impl QuickIndex {
+    /// The most names an index is built for (positions must fit a byte).
+    pub(crate) const MAX_NAMES: usize = 24;
+
+    /// Multipliers tried per table size.
+    const TRIES: u32 = 16;
+
+    /// An index of `names` (distinct), if their [`ends`] words are distinct and a
+    /// multiplier separates them in a table of 2 to 8 slots per name (at most 256).
+    pub(crate) fn build(names: &[&str]) -> Option<Self> {
+        if names.len() > Self::MAX_NAMES {
+            return None;
+        }
+        let keys: SmallVec<[u32; 16]> = names.iter().map(|name| ends(name)).collect();
+        let mut sorted = keys.clone();
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|pair| pair[0] == pair[1]) {
+            return None;
+        }
+        let smallest = (2 * names.len()).next_power_of_two().max(8);
+        let mut slots: SmallVec<[u8; 256]> = SmallVec::new();
+        let mut size = smallest;
+        while size <= 256 && size <= 4 * smallest {
+            let shift = 32 - size.trailing_zeros();
+            for k in 0..Self::TRIES {
+                // Odd multipliers spread the key's bytes into the top bits.
+                let multiplier = 0x9e37_79b9_u32.wrapping_add(k.wrapping_mul(0x7f4a_7c16)) | 1;
+                slots.clear();
+                slots.resize(size, 0);
+                let placed = keys.iter().enumerate().all(|(i, &key)| {
+                    let slot = (key.wrapping_mul(multiplier) >> shift) as usize;
+                    let free = slots[slot] == 0;
+                    slots[slot] = (i + 1) as u8;
+                    free
+                });
+                if placed {
+                    return Some(QuickIndex {
+                        multiplier,
+                        shift,
+                        slots: slots.as_slice().into(),
+                    });
+                }
+            }
+            size *= 2;
+        }
+        None
+    }
+
+    #[inline(always)]
+    fn slot(&self, key: u32) -> usize {
+        (key.wrapping_mul(self.multiplier) >> self.shift) as usize
+    }
+
+    /// The only position `name` can have in the list (not yet compared).
+    #[inline(always)]
+    pub(crate) fn candidate(&self, name: &str) -> Option<usize> {
+        match self.slots.get(self.slot(ends(name))) {
+            Some(&at) if at != 0 => Some(usize::from(at) - 1),
+            _ => None,
+        }
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.slots.len()
+    }
+}
+
 /// A perfect hash over a fixed list of names ("hash, displace"): each name's slot holds
 /// its position, and no two names share a slot. A lookup hashes the key once, reads its
 /// bucket's displacement and then the one slot the key can be in, and returns the
@@ -258,6 +351,46 @@ mod tests {
         fn same_bytes_agrees_with_equality(a in "[ab]{0,40}", b in "[ab]{0,40}") {
             prop_assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b);
         }
+    }
+
+    proptest! {
+        #[test]
+        fn a_quick_index_finds_each_name_and_no_other(
+            names in proptest::collection::btree_set("[a-e]{0,3}|[A-Za-z_$-]{1,12}", 1..40),
+            others in proptest::collection::vec("[a-e]{0,4}|[A-Za-z_$-]{1,12}", 0..20),
+        ) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            if let Some(index) = QuickIndex::build(&names) {
+                for (i, name) in names.iter().enumerate() {
+                    prop_assert_eq!(index.candidate(name), Some(i));
+                }
+                for other in &others {
+                    let found = index.candidate(other).filter(|&i| same_bytes(names[i].as_bytes(), other.as_bytes()));
+                    prop_assert_eq!(found.is_some(), names.contains(&other.as_str()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_quick_index_is_built_for_real_names_and_not_for_lookalikes() {
+        let names = [
+            "name",
+            "version",
+            "description",
+            "main",
+            "scripts",
+            "keywords",
+            "author",
+            "license",
+            "dependencies",
+            "devDependencies",
+            "repository",
+            "bugs",
+        ];
+        assert!(QuickIndex::build(&names).is_some());
+        // Same length, first and last byte: no index can tell them apart by those.
+        assert!(QuickIndex::build(&["abc", "axc"]).is_none());
     }
 
     #[test]

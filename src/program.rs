@@ -13,7 +13,7 @@
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
-use crate::names::{probe, same_bytes, PerfectIndex};
+use crate::names::{probe, same_bytes, PerfectIndex, QuickIndex};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
@@ -457,6 +457,8 @@ pub(crate) struct Items {
     pub(crate) rest: Option<NodeId>,
     /// How `rest` is settled (set by the compiler's last pass).
     pub(crate) rest_settle: Settle,
+    /// How each `prefix` node is settled (set by the compiler's last pass).
+    pub(crate) prefix_settle: Box<[Settle]>,
 }
 
 /// The operands of [`Node::Properties`].
@@ -504,14 +506,17 @@ impl Properties {
     /// the short names of real schemas is cheaper: one word compare ([`probe`]) rejects
     /// almost every wrong entry. (Measured: 16 beat 8 on the tables of 9 to 16 names in
     /// the benchmark schemas.)
-    pub(crate) const SCAN_UP_TO: usize = 16;
+    pub(crate) const SCAN_UP_TO: usize = 4;
 
     /// Derives the lookup structures and costs of `named` (which must list each name
     /// once), once it is complete.
     pub(crate) fn index_named(&mut self, program: &Program) {
         self.probes = self.named.iter().map(|(name, _)| probe(name)).collect();
+        let names: Vec<&str> = self.named.iter().map(|(name, _)| &**name).collect();
         self.lookup = if self.named.len() <= Self::SCAN_UP_TO {
             NameLookup::Scan
+        } else if let Some(index) = QuickIndex::build(&names) {
+            NameLookup::Quick(index)
         } else if let Some(index) = PerfectIndex::build(self.named.iter().map(|(n, _)| &**n)) {
             NameLookup::Perfect(index)
         } else {
@@ -565,6 +570,15 @@ impl Properties {
                 }
                 None
             }
+            NameLookup::Quick(index) => {
+                let i = index.candidate(name)?;
+                let named = self.named[i].0.as_bytes();
+                if same_bytes(named, name.as_bytes()) {
+                    Some(i)
+                } else {
+                    None
+                }
+            }
             NameLookup::Perfect(index) => {
                 let i = index.candidate(name)?;
                 let named = self.named[i].0.as_bytes();
@@ -585,6 +599,8 @@ pub(crate) enum NameLookup {
     /// A scan of the probe words: short tables.
     #[default]
     Scan,
+    /// A slot per name by length and end bytes: most tables of real schemas.
+    Quick(QuickIndex),
     /// A hash without collisions among the names, built at compile time.
     Perfect(PerfectIndex),
     /// A general hash map, for the rare long names no perfect hash tells apart.
@@ -596,6 +612,7 @@ impl NameLookup {
     fn memory_usage(&self) -> usize {
         match self {
             NameLookup::Scan => 0,
+            NameLookup::Quick(index) => index.memory_usage(),
             NameLookup::Perfect(index) => index.memory_usage(),
             NameLookup::Hashed(map) => {
                 let entry = std::mem::size_of::<(Box<str>, u32)>() + 1;
@@ -832,6 +849,7 @@ impl Program {
                 })
                 .sum::<usize>()
             + table(&self.items)
+            + self.items.iter().map(|i| i.prefix_settle.len() * size_of::<Settle>()).sum::<usize>()
             + table(&self.unevaluated)
             + table(&self.dynamic_refs)
             + table(&self.switches)

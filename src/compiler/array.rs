@@ -75,6 +75,7 @@ impl<'a> Compiler<'a> {
             prefix,
             rest,
             rest_settle: Settle::Eval,
+            prefix_settle: Box::default(),
         });
         let keyword = if rest.is_some() {
             rest_keyword

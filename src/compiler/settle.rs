@@ -23,6 +23,8 @@ impl Compiler<'_> {
         }
         for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);
+            let prefix = program.edges[items.prefix].iter();
+            items.prefix_settle = prefix.map(|&node| settle(node)).collect();
         }
         program.properties = properties;
         program.items = items;

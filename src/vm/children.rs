@@ -24,8 +24,9 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         let spec = &program.items[table];
         let prefix = &program.edges[spec.prefix];
         let mut ok = true;
-        for (i, (item, &node)) in items.iter().zip(prefix).enumerate() {
-            if !self.descend(node, item, Step::Index(i)) {
+        let settles = spec.prefix_settle.iter();
+        for (i, ((item, &node), &settle)) in items.iter().zip(prefix).zip(settles).enumerate() {
+            if !self.settle(node, settle, item, Step::Index(i)) {
                 ok = false;
                 if !self.keep_going() {
                     return false;
