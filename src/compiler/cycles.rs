@@ -118,9 +118,16 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
 impl Compiler<'_> {
     /// Rejects unconditional in-place cycles and guards the others (see the module docs).
     pub(crate) fn settle_cycles(&mut self) -> Result<(), SchemaError> {
+        // Lowering walks the schema as a tree: only a reference leads back to a node
+        // lowered before, so every cycle goes through one, and the search starts there.
+        let references = (self.program.nodes.iter().enumerate())
+            .filter(|(_, node)| matches!(node, Node::Ref(_) | Node::DynamicRef(_)))
+            .filter_map(|(i, _)| NodeId::new(i));
+        if references.clone().next().is_none() {
+            return Ok(());
+        }
         let graph = Graph::of(&self.program);
-        let all = (0..self.program.nodes.len()).filter_map(NodeId::new);
-        let cyclic = graph.cycles(all, |_| true);
+        let cyclic = graph.cycles(references, |_| true);
         if cyclic.is_empty() {
             return Ok(());
         }

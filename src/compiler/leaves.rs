@@ -174,16 +174,10 @@ fn fused(program: &Program, level: &[Option<u8>], node: Node) -> Option<(Fused, 
             .try_fold(0, |max, level| level.map(|level| max.max(level)))
     };
     let (fused, depth) = match node {
-        Node::All(span) => {
-            let depths: Option<Vec<u8>> = program.edges[span]
-                .iter()
-                .map(|&part| leaf_level(part))
-                .collect();
-            (
-                Fused::Checks(span),
-                depths?.into_iter().max().unwrap_or(0) + 1,
-            )
-        }
+        Node::All(span) => (
+            Fused::Checks(span),
+            max_level(program.edges[span].iter().copied())? + 1,
+        ),
         Node::Items(table) => {
             let items = &program.items[table.index()];
             let rest = match items.rest {

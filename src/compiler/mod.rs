@@ -91,7 +91,10 @@ pub(crate) struct Compiler<'a> {
     pub(crate) by_uri: AHashMap<String, usize>,
     pub(crate) resource_roots: AHashMap<(u32, String), usize>,
     pub(crate) anchors: AHashMap<String, Target>,
-    compiled: AHashMap<(u32, String), NodeId>,
+    /// The node of each subschema lowered or reserved so far, by the address of its
+    /// value: one location, one value, one node, however it is reached (tree walk or
+    /// reference), without a pointer string to hash.
+    compiled: AHashMap<usize, NodeId>,
     pending: Vec<(NodeId, Target)>,
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
@@ -138,19 +141,16 @@ impl<'a> Compiler<'a> {
     /// The node for the schema at `target`, reserving it (and queueing its lowering) on
     /// first use. This is how references stay cheap: a cycle just finds the reserved id.
     pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
-        let key = (target.doc, target.pointer);
-        if let Some(&id) = self.compiled.get(&key) {
+        // A target that does not exist gets a node of its own, whose lowering reports it.
+        let key = self.value_at(&target).ok().map(address);
+        if let Some(&id) = key.and_then(|key| self.compiled.get(&key)) {
             return id;
         }
-        let id = self.reserve(key.0, &key.1);
-        self.compiled.insert((key.0, key.1.clone()), id);
-        self.pending.push((
-            id,
-            Target {
-                doc: key.0,
-                pointer: key.1,
-            },
-        ));
+        let id = self.reserve(target.doc, &target.pointer);
+        if let Some(key) = key {
+            self.compiled.insert(key, id);
+        }
+        self.pending.push((id, target));
         id
     }
 
@@ -167,13 +167,20 @@ impl<'a> Compiler<'a> {
         pointer: String,
         value: &'a Value,
     ) -> Result<NodeId, SchemaError> {
-        let key = (parent.doc, pointer);
+        let key = address(value);
         if let Some(&id) = self.compiled.get(&key) {
             return Ok(id);
         }
-        let id = self.reserve(key.0, &key.1);
-        self.compiled.insert(key.clone(), id);
-        self.lower(id, key.0, &key.1, value, parent.context, parent.depth + 1)?;
+        let id = self.reserve(parent.doc, &pointer);
+        self.compiled.insert(key, id);
+        self.lower(
+            id,
+            parent.doc,
+            &pointer,
+            value,
+            parent.context,
+            parent.depth + 1,
+        )?;
         Ok(id)
     }
 
@@ -429,6 +436,11 @@ impl<'a> Compiler<'a> {
         self.program.locations.shrink_to_fit();
         Ok(())
     }
+}
+
+/// The address of a schema value: what identifies a subschema while compiling.
+fn address(value: &Value) -> usize {
+    value as *const Value as usize
 }
 
 /// The result of combining a schema object's keyword nodes.
