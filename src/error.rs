@@ -201,7 +201,7 @@ impl ValidationError {
     pub(crate) fn prefix_instance_location(&mut self, token: &str) {
         let at = self.message_end;
         let before = self.text.len();
-        if token.contains(['~', '/']) {
+        if token.bytes().any(|b| b == b'~' || b == b'/') {
             let mut escaped = String::new();
             crate::json::pointer::push(&mut escaped, token);
             self.text.insert_str(at, &escaped);

@@ -27,7 +27,9 @@ impl Compiler<'_> {
         program.admits = vec![TypeSet::ANY; program.nodes.len()];
         for _ in 0..MAX_ROUNDS {
             let mut changed = false;
-            for i in 0..program.nodes.len() {
+            // Children are mostly lowered after their parents (higher ids): going from
+            // the last node back settles most of the program in one round.
+            for i in (0..program.nodes.len()).rev() {
                 let set = admits(program, program.nodes[i]);
                 if set != program.admits[i] {
                     program.admits[i] = set;

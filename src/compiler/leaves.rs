@@ -31,7 +31,9 @@ impl Compiler<'_> {
         let mut lists: AHashMap<Span, TableId> = AHashMap::new();
         for _ in 0..=MAX_LEAF_NESTING {
             let mut changed = false;
-            for i in 0..program.nodes.len() {
+            // Children mostly come after their parents: the last node first fuses most
+            // nestings in one round.
+            for i in (0..program.nodes.len()).rev() {
                 let Some((fused, depth)) = fused(program, &level, program.nodes[i]) else {
                     continue;
                 };

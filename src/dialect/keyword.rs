@@ -101,20 +101,27 @@ keywords! {
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Keywords<'a> {
     values: [Option<&'a Value>; Keyword::ALL.len()],
+    /// Bit `k` is set when keyword `k` is present: [`Keywords::iter`] visits those only.
+    present: u64,
 }
+
+// Every keyword has a bit of `Keywords::present`.
+const _: () = assert!(Keyword::ALL.len() <= 64);
 
 impl<'a> Keywords<'a> {
     /// Classifies the keys of `map`, keeping those `keep` accepts.
     pub(crate) fn classify(map: &'a Map<String, Value>, keep: impl Fn(Keyword) -> bool) -> Self {
         let mut values = [None; Keyword::ALL.len()];
+        let mut present = 0;
         for (name, value) in map {
             if let Some(keyword) = Keyword::parse(name) {
                 if keep(keyword) {
                     values[keyword as usize] = Some(value);
+                    present |= 1 << keyword as u32;
                 }
             }
         }
-        Keywords { values }
+        Keywords { values, present }
     }
 
     /// The value of `keyword`, if present.
@@ -125,9 +132,13 @@ impl<'a> Keywords<'a> {
 
     /// The present keywords and their values.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Keyword, &'a Value)> + '_ {
-        Keyword::ALL
-            .iter()
-            .filter_map(|&k| self.get(k).map(|v| (k, v)))
+        let mut bits = self.present;
+        std::iter::from_fn(move || {
+            let k = bits.trailing_zeros() as usize;
+            let keyword = *Keyword::ALL.get(k)?;
+            bits &= bits - 1;
+            self.get(keyword).map(|value| (keyword, value))
+        })
     }
 }
 

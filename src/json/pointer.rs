@@ -5,8 +5,10 @@ use std::borrow::Cow;
 
 /// Appends `/token` to `pointer`, escaping `~` and `/`.
 pub(crate) fn push(pointer: &mut String, token: &str) {
+    pointer.reserve(token.len() + 1);
     pointer.push('/');
-    if !token.contains(['~', '/']) {
+    // A byte loop: `contains` with a set of chars walks the text char by char.
+    if !token.bytes().any(|b| b == b'~' || b == b'/') {
         pointer.push_str(token);
         return;
     }
