@@ -130,6 +130,27 @@ pub(crate) fn all_unique(items: &[Value]) -> bool {
             .enumerate()
             .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
     }
+    // Up to this many items, hashes sorted on the stack find the candidates for a
+    // repeat without allocating.
+    const SORTED_UP_TO: usize = 256;
+    if items.len() <= SORTED_UP_TO {
+        let mut keyed = [(0u64, 0u32); SORTED_UP_TO];
+        for (i, item) in items.iter().enumerate() {
+            let mut state = ahash::AHasher::default();
+            hash(item, &mut state);
+            keyed[i] = (state.finish(), i as u32);
+        }
+        let keyed = &mut keyed[..items.len()];
+        keyed.sort_unstable();
+        return keyed.chunk_by(|a, b| a.0 == b.0).all(|run| {
+            run.iter().enumerate().all(|(k, &(_, i))| {
+                let a = &items[i as usize];
+                run[k + 1..]
+                    .iter()
+                    .all(|&(_, j)| !equal(a, &items[j as usize]))
+            })
+        });
+    }
     let mut buckets: ahash::AHashMap<u64, smallvec::SmallVec<[usize; 1]>> =
         ahash::AHashMap::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {

@@ -11,7 +11,6 @@ use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
-use smallvec::SmallVec;
 use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
@@ -171,7 +170,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred: SmallVec<[(u32, &str, &Value, NodeId); 8]> = SmallVec::new();
+        let mut deferred = Deferred::new();
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
@@ -184,9 +183,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 if count_required && required {
                     required_met += 1;
                 }
-                if cost >= Program::COSTLY {
-                    deferred.push((cost, key, value, node));
-                } else {
+                if cost < Program::COSTLY || !deferred.push(cost, node, key, value) {
                     self.mark(Mark::Property(key.as_ptr() as usize));
                     ok &= self.settle(node, settle, value, Step::Key(key));
                 }
@@ -213,9 +210,8 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         if count_required && required_met < spec.required_count {
             return self.missing_required(spec, instance);
         }
-        deferred.sort_by_key(|&(cost, ..)| cost);
-        // By reference: moving the SmallVec would copy its whole inline buffer.
-        for &(_, key, value, node) in &deferred {
+        deferred.sort();
+        for &(_, node, key, value) in deferred.entries() {
             self.mark(Mark::Property(key.as_ptr() as usize));
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
@@ -261,7 +257,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
                 settle,
             } = spec.entries[i];
             required_met += u32::from(required);
-            if (cost < Program::COSTLY || !deferred.push(cost, node, value))
+            if (cost < Program::COSTLY || !deferred.push(cost, node, key, value))
                 && !self.settle(node, settle, value, Step::Key(key))
             {
                 return false;
@@ -274,7 +270,7 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
         // The fast mode writes no instance locations: the step is not read.
         (deferred.entries())
             .iter()
-            .all(|&(_, node, value)| self.descend(node, value, Step::Index(0)))
+            .all(|&(_, node, key, value)| self.descend(node, value, Step::Key(key)))
     }
 
     /// [`Vm::plain_properties`] for a table without named properties: every value goes to
@@ -426,14 +422,14 @@ impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
     }
 }
 
-/// How many costly properties [`Vm::plain_properties`] holds back until the cheap ones
-/// have passed; more run at once.
+/// How many costly properties a properties loop holds back until the cheap ones have
+/// passed; more run at once (so that no loop allocates).
 const DEFERRED: usize = 4;
 
-/// The costly properties held back by [`Vm::plain_properties`]: cost, schema, value.
+/// The costly properties held back by a properties loop: cost, schema, key, value.
 struct Deferred<'i> {
     len: usize,
-    entries: [(u32, NodeId, &'i Value); DEFERRED],
+    entries: [(u32, NodeId, &'i str, &'i Value); DEFERRED],
 }
 
 impl<'i> Deferred<'i> {
@@ -442,17 +438,17 @@ impl<'i> Deferred<'i> {
         static NULL: Value = Value::Null;
         Deferred {
             len: 0,
-            entries: [(0, NodeId::default(), &NULL); DEFERRED],
+            entries: [(0, NodeId::default(), "", &NULL); DEFERRED],
         }
     }
 
     /// Holds back a property; `false` when full (the caller then runs it at once).
     #[inline(always)]
-    fn push(&mut self, cost: u32, node: NodeId, value: &'i Value) -> bool {
+    fn push(&mut self, cost: u32, node: NodeId, key: &'i str, value: &'i Value) -> bool {
         let Some(slot) = self.entries.get_mut(self.len) else {
             return false;
         };
-        *slot = (cost, node, value);
+        *slot = (cost, node, key, value);
         self.len += 1;
         true
     }
@@ -464,7 +460,7 @@ impl<'i> Deferred<'i> {
         self.entries[..len].sort_unstable_by_key(|&(cost, ..)| cost);
     }
 
-    fn entries(&self) -> &[(u32, NodeId, &'i Value)] {
+    fn entries(&self) -> &[(u32, NodeId, &'i str, &'i Value)] {
         &self.entries[..self.len]
     }
 }
