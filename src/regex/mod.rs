@@ -89,6 +89,8 @@ enum Matcher {
     },
     /// The general case: a finite automaton, linear in the haystack.
     Automaton(Automaton),
+    /// The general case, built on first use (see [`Lazy`]).
+    Lazy(Box<Lazy>),
     /// `^(?=A)(?=B)C`: every part matches (see the `lookahead` submodule).
     AllOf(Box<[Matcher]>),
     /// Patterns with backreferences or lookarounds. Boxed because the
@@ -165,6 +167,7 @@ impl Matcher {
                 count >= *min && within_max && run.is_match(haystack)
             }
             Self::Automaton(regex) => regex.is_match(haystack),
+            Self::Lazy(lazy) => lazy.is_match(haystack),
             Self::AllOf(parts) => parts.iter().all(|part| part.is_match(haystack)),
             Self::Backtracking(regex) => regex.is_match(haystack).unwrap_or(false),
         }
@@ -253,7 +256,77 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
         Some(Shape::Always) => return Ok(Matcher::Always),
         None => {}
     }
+    if Lazy::may_wait(&translation) {
+        return Lazy::new(translation.pattern).map(|lazy| Matcher::Lazy(Box::new(lazy)));
+    }
     automaton(&translation.pattern).map(Matcher::Automaton)
+}
+
+/// An automaton built the first time a value needs it. Building one (its NFA, the
+/// engine's strategy) is most of what a pattern costs to compile (86% of compiling a
+/// schema of 180 date-like patterns), and many patterns of a schema never meet a value.
+///
+/// Only patterns whose build cannot fail wait, so that a bad pattern is still an error
+/// when the schema compiles: their syntax is checked now (by the engine's own parser),
+/// they name no Unicode property (whose names only the engine knows), and their counted
+/// repetitions and length keep the automaton far below the size limit, which the late
+/// build therefore does without.
+#[derive(Clone)]
+pub(crate) struct Lazy {
+    /// The translated pattern.
+    pattern: Box<str>,
+    automaton: std::sync::OnceLock<Option<Automaton>>,
+}
+
+impl Lazy {
+    /// The longest translated pattern that may wait.
+    const MAX_LEN: usize = 4096;
+    /// The most copies its counted repetitions may ask for ([`Translation::weight`]).
+    const MAX_WEIGHT: u64 = 4096;
+
+    /// Whether the automaton of `translation` may be built late.
+    fn may_wait(translation: &Translation) -> bool {
+        !translation.has_property
+            && translation.weight <= Self::MAX_WEIGHT
+            && translation.pattern.len() <= Self::MAX_LEN
+    }
+
+    /// A lazy automaton for `pattern`, whose syntax is checked now.
+    fn new(pattern: String) -> Result<Lazy, PatternError> {
+        let config = ::regex_automata::util::syntax::Config::new().utf8(true);
+        ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
+            // As in `automaton`: the message's last line says what is wrong.
+            let message = error.to_string();
+            let reason = message.lines().last().unwrap_or_default();
+            PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
+        })?;
+        Ok(Lazy {
+            pattern: pattern.into(),
+            automaton: std::sync::OnceLock::new(),
+        })
+    }
+
+    fn is_match(&self, haystack: &str) -> bool {
+        let automaton = self.automaton.get_or_init(|| {
+            let config = automaton_config().nfa_size_limit(None);
+            Automaton::builder()
+                .configure(config)
+                .syntax(::regex_automata::util::syntax::Config::new().utf8(true))
+                .build(&self.pattern)
+                .ok()
+        });
+        // The syntax was checked and no size limit applies: the build does not fail.
+        // Should it ever, nothing matches, as when the backtracking engine gives up.
+        automaton.as_ref().is_some_and(|a| a.is_match(haystack))
+    }
+}
+
+impl std::fmt::Debug for Lazy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lazy")
+            .field("pattern", &self.pattern)
+            .finish()
+    }
 }
 
 /// Compiles a translated pattern into the automaton engine (the `regex` crate's own
@@ -264,12 +337,7 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
 /// compilation (45% of it for a schema of 200 patterns) and buys little on the short
 /// strings schemas match; the lazy DFA serves instead.
 fn automaton(pattern: &str) -> Result<Automaton, PatternError> {
-    let config = Automaton::config()
-        .match_kind(::regex_automata::MatchKind::LeftmostFirst)
-        .utf8_empty(true)
-        .nfa_size_limit(Some(AUTOMATON_SIZE_LIMIT))
-        .hybrid_cache_capacity(DFA_CACHE_LIMIT)
-        .dfa(false);
+    let config = automaton_config().nfa_size_limit(Some(AUTOMATON_SIZE_LIMIT));
     Automaton::builder()
         .configure(config)
         .syntax(::regex_automata::util::syntax::Config::new().utf8(true))
@@ -289,6 +357,15 @@ fn automaton(pattern: &str) -> Result<Automaton, PatternError> {
                 PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
             }
         })
+}
+
+/// The automaton engine's configuration (see [`automaton`]), but for the size limit.
+fn automaton_config() -> ::regex_automata::meta::Config {
+    Automaton::config()
+        .match_kind(::regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .hybrid_cache_capacity(DFA_CACHE_LIMIT)
+        .dfa(false)
 }
 
 /// Compiles a translated pattern with `fancy_regex`, under the limits.

@@ -45,6 +45,13 @@ pub(super) struct Translation {
     pub(super) needs_backtracking: bool,
     /// Set when the whole pattern has a shape that needs no general engine.
     pub(super) shape: Option<Shape>,
+    /// An upper bound on how many copies of an atom the counted repetitions
+    /// (`X{n,m}`) ask for, the product of their bounds (saturating): what can
+    /// make a short pattern's automaton large.
+    pub(super) weight: u64,
+    /// Whether the pattern has a Unicode property escape (`\p{…}`), whose name
+    /// only the engine can check.
+    pub(super) has_property: bool,
 }
 
 /// Whole-pattern shapes that a matcher can run without an automaton (or with a
@@ -145,6 +152,8 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         last: Last::Nothing,
         needs_backtracking: false,
         shape: Vec::new(),
+        weight: 1,
+        has_property: false,
     }
     .run()
 }
@@ -251,6 +260,10 @@ struct Translator {
     needs_backtracking: bool,
     /// The first few top-level items (at most five are kept).
     shape: Vec<Piece>,
+    /// See [`Translation::weight`].
+    weight: u64,
+    /// See [`Translation::has_property`].
+    has_property: bool,
 }
 
 impl Translator {
@@ -310,6 +323,8 @@ impl Translator {
             pattern: self.out,
             needs_backtracking: self.needs_backtracking,
             shape,
+            weight: self.weight,
+            has_property: self.has_property,
         })
     }
 
@@ -428,6 +443,10 @@ impl Translator {
             (true, _, Some(max)) => {
                 let _ = write!(self.out, "{{{min},{max}}}");
             }
+        }
+        if braced {
+            let copies = max.unwrap_or(min).max(min).saturating_add(1);
+            self.weight = self.weight.saturating_mul(copies);
         }
         if self.eat('?') {
             self.out.push('?');
@@ -644,6 +663,7 @@ impl Translator {
         if !valid {
             return Err(self.error("invalid property escape"));
         }
+        self.has_property = true;
         Ok(format!(r"\{}{{{name}}}", if negated { 'P' } else { 'p' }))
     }
 
