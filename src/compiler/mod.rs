@@ -265,17 +265,28 @@ impl<'a> Compiler<'a> {
         doc: u32,
         pointer: &str,
     ) -> Result<(), SchemaError> {
-        if depth <= self.options.max_schema_depth && !self.stack.exhausted() {
-            return Ok(());
+        if self.too_deep(depth) {
+            return Err(self.depth_error(doc, pointer));
         }
-        Err(SchemaError::new(
+        Ok(())
+    }
+
+    /// Whether a walk at `depth` is nested too deeply (by count or by stack used).
+    pub(crate) fn too_deep(&self, depth: u32) -> bool {
+        depth > self.options.max_schema_depth || self.stack.exhausted()
+    }
+
+    /// The error of a walk nested too deeply at `pointer` of document `doc`.
+    #[cold]
+    pub(crate) fn depth_error(&self, doc: u32, pointer: &str) -> SchemaError {
+        SchemaError::new(
             SchemaErrorKind::LimitExceeded,
             &self.location(doc, pointer),
             format!(
                 "schema nesting exceeds the limit of {}",
                 self.options.max_schema_depth
             ),
-        ))
+        )
     }
 
     /// Fills node `id` with the lowering of the schema `value` at `pointer`.

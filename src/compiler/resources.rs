@@ -39,6 +39,43 @@ pub(crate) struct Target {
     pub(crate) pointer: String,
 }
 
+/// Where the scan is, as the tokens of a JSON Pointer: rendered only when a resource,
+/// an anchor or an error needs it, not for every subschema walked.
+#[derive(Default)]
+struct Path<'a>(Vec<Token<'a>>);
+
+/// One step of a [`Path`].
+#[derive(Clone, Copy)]
+enum Token<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    fn push(&mut self, token: Token<'a>) {
+        self.0.push(token);
+    }
+
+    fn pop(&mut self) {
+        self.0.pop();
+    }
+
+    /// The JSON Pointer of the current place.
+    fn pointer(&self) -> String {
+        let mut out = String::new();
+        for token in &self.0 {
+            match *token {
+                Token::Key(key) => pointer::push(&mut out, key),
+                Token::Index(i) => {
+                    use std::fmt::Write;
+                    let _ = write!(out, "/{i}");
+                }
+            }
+        }
+        out
+    }
+}
+
 /// The longest chain of custom metaschemas followed to find a dialect.
 const MAX_METASCHEMA_CHAIN: u32 = 8;
 
@@ -88,7 +125,7 @@ impl<'a> Compiler<'a> {
         let default = Dialect::standard(self.options.draft.unwrap_or_default());
         let dialect = self.declared_dialect(value, default, doc, "", 0)?;
         let resource = self.add_resource(uri.clone(), doc, String::new(), dialect);
-        self.scan_schema(doc, value, &mut String::new(), &uri, dialect, resource, 0)
+        self.scan_schema(doc, value, &mut Path::default(), &uri, dialect, resource, 0)
     }
 
     fn add_resource(
@@ -116,18 +153,20 @@ impl<'a> Compiler<'a> {
         &mut self,
         doc: u32,
         value: &'a Value,
-        at: &mut String,
+        path: &mut Path<'a>,
         base: &Arc<str>,
         dialect: Dialect,
         resource: usize,
         depth: u32,
     ) -> Result<(), SchemaError> {
-        self.check_depth(depth, doc, at)?;
+        if self.too_deep(depth) {
+            return Err(self.depth_error(doc, &path.pointer()));
+        }
         self.subschemas += 1;
         if self.subschemas > self.options.max_subschemas {
             return Err(SchemaError::new(
                 SchemaErrorKind::LimitExceeded,
-                &self.location(doc, at),
+                &self.location(doc, &path.pointer()),
                 format!(
                     "the schema has more than {} subschemas",
                     self.options.max_subschemas
@@ -146,8 +185,9 @@ impl<'a> Compiler<'a> {
         let ignores_siblings =
             dialect.ref_overrides_siblings() && keywords.get(Keyword::Ref).is_some();
         if let (false, Some(id)) = (ignores_siblings, string(&keywords, dialect.id_keyword())) {
+            let at = path.pointer();
             if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
-                self.add_anchor(&base, &id[1..], doc, at);
+                self.add_anchor(&base, &id[1..], doc, &at);
             } else {
                 let absolute = uri::resolve(&base, id);
                 let (resource_uri, fragment) = uri::split_fragment(&absolute);
@@ -158,7 +198,7 @@ impl<'a> Compiler<'a> {
                     self.by_uri.entry(base.to_string()).or_insert(resource);
                     self.resources[resource].uri = base.clone();
                 } else {
-                    let declared = self.declared_dialect(value, dialect, doc, at, 0)?;
+                    let declared = self.declared_dialect(value, dialect, doc, &at, 0)?;
                     if declared != dialect {
                         dialect = declared;
                         keywords = dialect.keywords(map);
@@ -166,52 +206,51 @@ impl<'a> Compiler<'a> {
                     resource = self.add_resource(base.clone(), doc, at.clone(), dialect);
                 }
                 if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
-                    self.add_anchor(&base, fragment, doc, at);
+                    self.add_anchor(&base, fragment, doc, &at);
                 }
             }
         }
         if let Some(name) = string(&keywords, Keyword::Anchor) {
-            self.add_anchor(&base, name, doc, at);
+            self.add_anchor(&base, name, doc, &path.pointer());
         }
         if let Some(name) = string(&keywords, Keyword::DynamicAnchor) {
-            self.add_anchor(&base, name, doc, at);
+            let at = path.pointer();
+            self.add_anchor(&base, name, doc, &at);
             self.resources[resource]
                 .dynamic_anchors
-                .push((name.to_string(), at.clone()));
+                .push((name.to_string(), at));
         }
-        if keywords.get(Keyword::RecursiveAnchor) == Some(&Value::Bool(true))
-            && self.resources[resource].pointer == *at
-        {
-            self.resources[resource]
-                .dynamic_anchors
-                .push((String::new(), at.clone()));
+        if keywords.get(Keyword::RecursiveAnchor) == Some(&Value::Bool(true)) {
+            let at = path.pointer();
+            if self.resources[resource].pointer == at {
+                self.resources[resource]
+                    .dynamic_anchors
+                    .push((String::new(), at));
+            }
         }
         for (keyword, child) in keywords.iter() {
-            let len = at.len();
-            pointer::push(at, keyword.name());
+            path.push(Token::Key(keyword.name()));
             match (keyword.subschemas(), child) {
                 (Subschemas::One | Subschemas::OneOrList, Value::Object(_) | Value::Bool(_)) => {
-                    self.scan_schema(doc, child, at, &base, dialect, resource, depth + 1)?;
+                    self.scan_schema(doc, child, path, &base, dialect, resource, depth + 1)?;
                 }
                 (Subschemas::List | Subschemas::OneOrList, Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
-                        let len = at.len();
-                        pointer::push(at, &i.to_string());
-                        self.scan_schema(doc, item, at, &base, dialect, resource, depth + 1)?;
-                        at.truncate(len);
+                        path.push(Token::Index(i));
+                        self.scan_schema(doc, item, path, &base, dialect, resource, depth + 1)?;
+                        path.pop();
                     }
                 }
                 (Subschemas::Map, Value::Object(entries)) => {
                     for (name, item) in entries {
-                        let len = at.len();
-                        pointer::push(at, name);
-                        self.scan_schema(doc, item, at, &base, dialect, resource, depth + 1)?;
-                        at.truncate(len);
+                        path.push(Token::Key(name));
+                        self.scan_schema(doc, item, path, &base, dialect, resource, depth + 1)?;
+                        path.pop();
                     }
                 }
                 _ => {}
             }
-            at.truncate(len);
+            path.pop();
         }
         Ok(())
     }
