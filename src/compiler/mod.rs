@@ -7,7 +7,7 @@
 //!    Registered documents (and the embedded metaschemas) are walked only when a
 //!    reference cannot be resolved without them.
 //! 2. **Lower** (this file and the keyword-family modules): each subschema location gets
-//!    one node, memoised by (document, JSON Pointer); keywords become nodes, cheapest
+//!    one node, memoised by the address of its value; keywords become nodes, cheapest
 //!    checks first. A `$ref` reserves its target's node id and queues it, so cycles are
 //!    ordinary edges and recursion depth is bounded by schema nesting, not by references.
 //! 3. **Finalize**, passes over the whole arena: dynamic references whose anchor the
@@ -65,7 +65,7 @@ pub(crate) struct Context {
 pub(crate) struct Schema<'a, 'c> {
     pub(crate) doc: u32,
     pub(crate) pointer: &'c str,
-    pub(crate) keywords: Keywords<'a>,
+    pub(crate) keywords: &'c Keywords<'a>,
     pub(crate) context: &'c Context,
     pub(crate) depth: u32,
 }
@@ -333,7 +333,7 @@ impl<'a> Compiler<'a> {
             }
             None => context,
         };
-        let keywords = context.dialect.keywords(map);
+        let keywords = &context.dialect.keywords(map);
         let schema = Schema {
             doc,
             pointer,
