@@ -552,6 +552,10 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
 
     /// Evaluates `id` against a child of the current instance: tracking is per location.
     fn descend(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
+        if !EXPLAIN && !self.tracking {
+            // Nothing to switch off, no location to write: the plain evaluation.
+            return self.eval(id, child);
+        }
         let tracking = std::mem::replace(&mut self.tracking, false);
         let before = self.located();
         let ok = self.eval(id, child);
