@@ -18,8 +18,8 @@ pub(crate) fn probe(name: &str) -> u64 {
     ((name.len() as u64) << 8) | u64::from(name.as_bytes().first().copied().unwrap_or(0))
 }
 
-/// `a == b`, without a call into `memcmp` for names of up to 32 bytes: two overlapping
-/// word loads cover 4 to 16 bytes, four cover 17 to 32.
+/// `a == b`, without a call into `memcmp` for names of up to 32 bytes: three byte loads
+/// cover up to 3 bytes, two overlapping word loads 4 to 16, four 17 to 32.
 #[inline(always)]
 pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     let n = a.len();
@@ -28,8 +28,7 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
     let same = |at: usize| word(a, at) == word(b, at);
     match n {
-        0..=3 => a == b,
-        4..=16 => words(a) == words(b),
+        0..=16 => words(a) == words(b),
         17..=32 => same(0) && same(8) && same(n - 16) && same(n - 8),
         _ => a == b,
     }

@@ -18,6 +18,7 @@
 mod lookahead;
 mod translate;
 
+use crate::names::same_bytes;
 use std::fmt;
 
 use translate::{translate, Shape, Target, Translation};
@@ -138,9 +139,16 @@ impl Matcher {
         match self {
             Self::Always => true,
             Self::Contains(literal) => haystack.contains(&**literal),
-            Self::StartsWith(literal) => haystack.starts_with(&**literal),
-            Self::EndsWith(literal) => haystack.ends_with(&**literal),
-            Self::Equals(literal) => haystack == &**literal,
+            // Short literals (`^x-`) are compared in words, without a call to `memcmp`.
+            Self::StartsWith(literal) => haystack
+                .as_bytes()
+                .get(..literal.len())
+                .is_some_and(|start| same_bytes(start, literal.as_bytes())),
+            Self::EndsWith(literal) => haystack
+                .len()
+                .checked_sub(literal.len())
+                .is_some_and(|at| same_bytes(&haystack.as_bytes()[at..], literal.as_bytes())),
+            Self::Equals(literal) => same_bytes(haystack.as_bytes(), literal.as_bytes()),
             Self::FirstIn(set) => haystack
                 .bytes()
                 .next()
