@@ -6,14 +6,17 @@
 use super::leaf;
 use super::marks::{self, Mark};
 use super::show::quote_into;
-use super::{Step, Vm};
+use super::{Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
 use std::fmt::Write;
 
-impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
+impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
+where
+    Mode<EXPLAIN>: Logged,
+{
     #[inline(never)]
     pub(super) fn items(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
         let Value::Array(items) = instance else {

@@ -5,14 +5,17 @@
 //! subschemas.
 
 use super::show::show_into;
-use super::Vm;
+use super::{Logged, Mode, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use serde_json::Value;
 use std::fmt::Write;
 
-impl<const EXPLAIN: bool> Vm<'_, EXPLAIN> {
+impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
+where
+    Mode<EXPLAIN>: Logged,
+{
     #[inline(never)]
     pub(super) fn any_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
         let mut any = false;

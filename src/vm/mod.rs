@@ -55,7 +55,7 @@ pub(crate) fn first_error(
     limits: Limits,
 ) -> Option<ValidationError> {
     let mut vm = Vm::<true>::new(program, limits);
-    vm.exhaustive = false;
+    vm.log.exhaustive = false;
     let ok = vm.eval(program.root, instance);
     if ok && vm.stopped.is_none() {
         return None;
@@ -114,8 +114,80 @@ enum Step<'i> {
     Index(usize),
 }
 
+/// What only the explaining mode keeps: the fast mode's [`Vm`] has `()` in its place,
+/// so constructing and dropping it is a few stores.
+struct Explained {
+    /// The error describing the stop, kept apart from `errors` so that no branch can
+    /// discard it.
+    stop_error: Option<ValidationError>,
+    /// Collected errors. Their instance locations are written on the way out of the
+    /// failure, innermost step first (see [`Vm::descend`]): the interpreter keeps no path
+    /// while it descends.
+    errors: Errors,
+    /// Whether to keep going after a failure to find every error.
+    exhaustive: bool,
+}
+
+impl Default for Explained {
+    fn default() -> Self {
+        Explained {
+            stop_error: None,
+            errors: Errors::new(),
+            exhaustive: true,
+        }
+    }
+}
+
+/// Access to the explaining mode's state, which the fast mode does not have.
+trait Journal: Default {
+    fn explained(&mut self) -> Option<&mut Explained>;
+    fn explained_ref(&self) -> Option<&Explained>;
+}
+
+impl Journal for () {
+    #[inline(always)]
+    fn explained(&mut self) -> Option<&mut Explained> {
+        None
+    }
+    #[inline(always)]
+    fn explained_ref(&self) -> Option<&Explained> {
+        None
+    }
+}
+
+impl Journal for Explained {
+    #[inline(always)]
+    fn explained(&mut self) -> Option<&mut Explained> {
+        Some(self)
+    }
+    #[inline(always)]
+    fn explained_ref(&self) -> Option<&Explained> {
+        Some(self)
+    }
+}
+
+/// The interpreter's mode, as a type: `Mode<false>` is the fast mode, `Mode<true>` the
+/// explaining one.
+struct Mode<const EXPLAIN: bool>;
+
+/// What a mode keeps beside the shared state.
+trait Logged {
+    type Log: Journal;
+}
+
+impl Logged for Mode<false> {
+    type Log = ();
+}
+
+impl Logged for Mode<true> {
+    type Log = Explained;
+}
+
 /// The state of one validation run; the program itself is never mutated.
-struct Vm<'p, const EXPLAIN: bool> {
+struct Vm<'p, const EXPLAIN: bool>
+where
+    Mode<EXPLAIN>: Logged,
+{
     program: &'p Program,
     /// Evaluation marks for `unevaluated*` (see [`marks`]).
     marks: Vec<Mark>,
@@ -131,18 +203,14 @@ struct Vm<'p, const EXPLAIN: bool> {
     steps: u64,
     /// Why the run stopped early, if it did.
     stopped: Option<Kind>,
-    /// The error describing the stop (explaining mode only), kept apart from `errors` so
-    /// that no branch can discard it.
-    stop_error: Option<ValidationError>,
-    /// Collected errors (explaining mode only). Their instance locations are written
-    /// on the way out of the failure, innermost step first (see [`Vm::descend`]): the
-    /// interpreter keeps no path while it descends.
-    errors: Errors,
-    /// Whether the explaining mode keeps going after a failure to find every error.
-    exhaustive: bool,
+    /// The explaining mode's state ([`Explained`]); nothing in the fast mode.
+    log: <Mode<EXPLAIN> as Logged>::Log,
 }
 
-impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
+impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN>
+where
+    Mode<EXPLAIN>: Logged,
+{
     fn new(program: &'p Program, limits: Limits) -> Self {
         Vm {
             program,
@@ -155,16 +223,17 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stack: StackGuard::new(),
             steps: limits.max_steps,
             stopped: None,
-            stop_error: None,
-            errors: Errors::new(),
-            exhaustive: true,
+            log: Default::default(),
         }
     }
 
     /// The errors of a failed run, a stop first: never empty.
     fn into_errors(mut self) -> Errors {
-        let mut errors = std::mem::take(&mut self.errors);
-        if let Some(stop) = self.stop_error.take() {
+        let Some(explained) = self.log.explained() else {
+            return Errors::new();
+        };
+        let mut errors = std::mem::take(&mut explained.errors);
+        if let Some(stop) = explained.stop_error.take() {
             // Reported first, whatever the branches made of it: a `not` over a stopped
             // branch must not hide why the verdict is "invalid", and failures recorded
             // after the stop are only its echoes.
@@ -174,7 +243,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             self.fail(self.program.root, Kind::FalseSchema, |out| {
                 out.push_str("the instance is not valid");
             });
-            errors = self.errors;
+            if let Some(explained) = self.log.explained() {
+                errors = std::mem::take(&mut explained.errors);
+            }
         }
         dedup(&mut errors);
         errors
@@ -184,17 +255,19 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     /// costs nothing.
     #[inline(always)]
     fn error_count(&self) -> usize {
-        if EXPLAIN {
-            self.errors.len()
-        } else {
-            0
-        }
+        self.log
+            .explained_ref()
+            .map_or(0, |explained| explained.errors.len())
     }
 
     /// Whether to keep evaluating after a failure: only to collect every error.
     #[inline(always)]
     fn keep_going(&self) -> bool {
-        EXPLAIN && self.exhaustive
+        EXPLAIN
+            && self
+                .log
+                .explained_ref()
+                .is_some_and(|explained| explained.exhaustive)
     }
 
     /// Evaluates node `id` against `instance`, within the budget: one step, then one
@@ -478,10 +551,10 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             };
             self.stopped = Some(kind);
             if EXPLAIN {
-                let before = self.errors.len();
                 self.fail(id, kind, |out| out.push_str(message));
-                self.stop_error = self.errors.pop();
-                debug_assert_eq!(self.errors.len(), before);
+                if let Some(explained) = self.log.explained() {
+                    explained.stop_error = explained.errors.pop();
+                }
             }
         }
         // Every later evaluation stops at once.
@@ -520,9 +593,7 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             stack: self.stack,
             steps: self.steps,
             stopped: self.stopped,
-            stop_error: None,
-            errors: Errors::new(),
-            exhaustive: false,
+            log: (),
         };
         let ok = run(&mut fast);
         self.marks = std::mem::take(&mut fast.marks);
@@ -544,8 +615,9 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
             let mut text = String::with_capacity(MESSAGE_ROOM + location.len());
             message(&mut text);
             // The instance location comes on the way out (see `descend`).
-            self.errors
-                .push(ValidationError::new(kind, text, "", location));
+            if let Some(explained) = self.log.explained() {
+                (explained.errors).push(ValidationError::new(kind, text, "", location));
+            }
         }
         false
     }
@@ -568,7 +640,8 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
     /// there were, and whether the run had stopped.
     #[inline(always)]
     fn located(&self) -> (usize, bool) {
-        (self.error_count(), self.stop_error.is_some())
+        let stopped = (self.log.explained_ref()).is_some_and(|e| e.stop_error.is_some());
+        (self.error_count(), stopped)
     }
 
     /// Puts `step` in front of the instance location of every error recorded since
@@ -580,8 +653,11 @@ impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN> {
         if !EXPLAIN {
             return;
         }
-        let new = self.errors.get_mut(errors..).unwrap_or_default();
-        let stop = self.stop_error.as_mut().filter(|_| !stopped);
+        let Some(explained) = self.log.explained() else {
+            return;
+        };
+        let new = explained.errors.get_mut(errors..).unwrap_or_default();
+        let stop = explained.stop_error.as_mut().filter(|_| !stopped);
         if new.is_empty() && stop.is_none() {
             return;
         }
