@@ -156,6 +156,20 @@ where
                 self.plain_properties(id, map, spec)
             };
         }
+        self.all_properties(id, instance, map, spec)
+    }
+
+    /// [`Vm::properties`] in general: either mode, evaluation marks, `patternProperties`.
+    /// Out of line, so that the fast loops above keep a small frame.
+    #[inline(never)]
+    fn all_properties(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+    ) -> bool {
+        let program = self.program;
         let mut ok = true;
         // A folded `required` is counted in the pass below (too few keys settle it at
         // once), and explained by running the `Required` node itself. Collecting every
