@@ -80,32 +80,30 @@ enum Fused {
 /// The [`CheckList`] of the leaf parts in `span`: the `type`s intersected, the other parts
 /// grouped by the one kind of value (among those the types admit) they can fail.
 fn check_list(program: &mut Program, span: Span) -> TableId {
-    let parts: Vec<NodeId> = program.edges[span].to_vec();
-    let types = (parts.iter()).fold(TypeSet::ANY, |types, &part| {
-        match program.nodes[part.index()] {
-            Node::Type(set) => types.intersection(set),
-            _ => types,
-        }
+    let node = |program: &Program, at: usize| program.nodes[program.edges[span][at].index()];
+    let types = (0..span.len as usize).fold(TypeSet::ANY, |types, at| match node(program, at) {
+        Node::Type(set) => types.intersection(set),
+        _ => types,
     });
-    let mut groups: [Vec<NodeId>; 5] = Default::default();
-    for &part in &parts {
-        let node = program.nodes[part.index()];
-        if matches!(node, Node::Type(_)) {
-            continue;
-        }
-        // A part checking one kind of value joins that kind's group (run on the value as
-        // text or number); any other part that can fail an admitted value runs for all.
+    // A part checking one kind of value joins that kind's group (run on the value as text
+    // or number); any other part that can fail an admitted value runs for all. Each group
+    // is appended to `edges` in turn, without a list of its own.
+    let group = |node: Node| -> Option<usize> {
         let fails = fails(node);
-        if fails.intersection(types) != TypeSet::NONE {
-            groups[CheckList::kind(fails)].push(part);
-        }
-    }
-    let by_kind = groups.map(|group| {
+        let kept = !matches!(node, Node::Type(_)) && fails.intersection(types) != TypeSet::NONE;
+        kept.then(|| CheckList::kind(fails))
+    };
+    let by_kind = [0, 1, 2, 3, 4].map(|kind| {
         let start = program.edges.len() as u32;
-        program.edges.extend_from_slice(&group);
+        for at in 0..span.len as usize {
+            if group(node(program, at)) == Some(kind) {
+                let part = program.edges[span][at];
+                program.edges.push(part);
+            }
+        }
         Span {
             start,
-            len: group.len() as u32,
+            len: program.edges.len() as u32 - start,
         }
     });
     let id = TableId::new(program.check_lists.len()).expect("fewer than 2^32 tables");
