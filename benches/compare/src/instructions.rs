@@ -181,7 +181,7 @@ fn run_child(engine: Engine, case: &Case, scratch: &Path) -> Result<Counts, Stri
 
 /// The report: per case, instructions of each engine per metric and the ratio, then the
 /// geometric means.
-pub fn render(results: &[(String, [Option<Counts>; 2])]) -> String {
+pub fn render(results: &[(String, usize, [Option<Counts>; 2])]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     let _ = writeln!(
@@ -204,11 +204,13 @@ pub fn render(results: &[(String, [Option<Counts>; 2])]) -> String {
         "case", "compile", "theirs", "ratio", "cold", "theirs", "ratio", "warm", "theirs", "ratio"
     );
     let mut logs = [Vec::new(), Vec::new(), Vec::new()];
-    for (name, [ours, theirs]) in results {
+    for (name, instances, [ours, theirs]) in results {
         let _ = write!(out, "{name:<24}");
         for (m, (_, pick)) in metrics.iter().enumerate() {
+            // A case without instances (OpenAPI) has no pass to compare.
+            let passes = m == 0 || *instances > 0;
             match (ours, theirs) {
-                (Some(a), Some(b)) if pick(b) > 0 => {
+                (Some(a), Some(b)) if pick(b) > 0 && passes => {
                     let (a, b) = (pick(a), pick(b));
                     let ratio = a as f64 / b as f64;
                     if a > 0 {
@@ -225,7 +227,6 @@ pub fn render(results: &[(String, [Option<Counts>; 2])]) -> String {
     }
     let _ = writeln!(out);
     for ((metric, _), logs) in metrics.iter().zip(&logs) {
-        // A case without instances has no pass: its warm ratio is left out.
         let logs: Vec<f64> = logs.iter().copied().filter(|l| l.is_finite()).collect();
         if logs.is_empty() {
             continue;

@@ -181,7 +181,8 @@ fn main() -> ExitCode {
 fn count_instructions(cases: &[cases::Case]) -> ExitCode {
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
-    let scratch = std::env::temp_dir().join(format!("mcp-jsonschema-callgrind-{}", std::process::id()));
+    let scratch =
+        std::env::temp_dir().join(format!("mcp-jsonschema-callgrind-{}", std::process::id()));
     if let Err(e) = std::fs::create_dir_all(&scratch) {
         eprintln!("error: cannot create {}: {e}", scratch.display());
         return ExitCode::FAILURE;
@@ -197,7 +198,7 @@ fn count_instructions(cases: &[cases::Case]) -> ExitCode {
                 let counts = instructions::count(case, &scratch);
                 eprintln!("[{}/{}] {}", i + 1, cases.len(), case.name);
                 if let Ok(mut results) = results.lock() {
-                    results[i] = Some((case.name.clone(), counts));
+                    results[i] = Some((case.name.clone(), case.instances.len(), counts));
                 }
             });
         }
