@@ -328,6 +328,24 @@ mod tests {
         }
     }
 
+    /// An index's `candidate` gives each of `names` its own position, and once confirmed
+    /// by [`same_bytes`] finds none of `others` but those among `names`.
+    fn finds_exactly(
+        names: &[&str],
+        others: &[String],
+        candidate: impl Fn(&str) -> Option<usize>,
+    ) -> Result<(), TestCaseError> {
+        for (i, name) in names.iter().enumerate() {
+            prop_assert_eq!(candidate(name), Some(i));
+        }
+        for other in others {
+            let found =
+                candidate(other).filter(|&i| same_bytes(names[i].as_bytes(), other.as_bytes()));
+            prop_assert_eq!(found.is_some(), names.contains(&other.as_str()));
+        }
+        Ok(())
+    }
+
     proptest! {
         #[test]
         fn a_perfect_index_finds_each_name_and_no_other(
@@ -337,13 +355,7 @@ mod tests {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             // Random names are told apart by their words: an index is always found.
             let index = PerfectIndex::build(names.iter().copied()).unwrap();
-            for (i, name) in names.iter().enumerate() {
-                prop_assert_eq!(index.candidate(name), Some(i));
-            }
-            for other in &others {
-                let found = index.candidate(other).filter(|&i| same_bytes(names[i].as_bytes(), other.as_bytes()));
-                prop_assert_eq!(found.is_some(), names.contains(&other.as_str()));
-            }
+            finds_exactly(&names, &others, |name| index.candidate(name))?;
         }
 
         #[test]
@@ -360,13 +372,7 @@ mod tests {
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             if let Some(index) = QuickIndex::build(&names) {
-                for (i, name) in names.iter().enumerate() {
-                    prop_assert_eq!(index.candidate(name), Some(i));
-                }
-                for other in &others {
-                    let found = index.candidate(other).filter(|&i| same_bytes(names[i].as_bytes(), other.as_bytes()));
-                    prop_assert_eq!(found.is_some(), names.contains(&other.as_str()));
-                }
+                finds_exactly(&names, &others, |name| index.candidate(name))?;
             }
         }
     }

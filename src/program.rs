@@ -166,19 +166,14 @@ pub(crate) enum Node {
     Unevaluated(TableId),
 }
 
-impl Node {
-    /// Whether the node checks the current value alone: it applies no subschema, records
-    /// no evaluation mark and cannot recurse. Exhaustive, so that a new kind must be
-    /// classified here.
-    #[inline(always)]
-    pub(crate) fn is_leaf(self) -> bool {
-        match self {
-            Node::Valid
-            | Node::Invalid
+/// The leaf kinds of [`Node`] but `Valid` and `Type` (which the interpreter settles
+/// first), as a pattern: one list for every match that must name each kind.
+macro_rules! other_leaves {
+    () => {
+        Node::Invalid
             | Node::Checks(_)
             | Node::ArrayOf(_)
             | Node::EachItem(_)
-            | Node::Type(_)
             | Node::Const(_)
             | Node::Enum(_)
             | Node::StringEnum(_)
@@ -200,8 +195,14 @@ impl Node {
             | Node::DependentRequired(_)
             | Node::AnyLeaf(_)
             | Node::OneLeaf(_)
-            | Node::Tuple(_) => true,
-            Node::All(_)
+            | Node::Tuple(_)
+    };
+}
+
+/// The kinds of [`Node`] that apply subschemas, as a pattern (see [`Node::is_leaf`]).
+macro_rules! applicators {
+    () => {
+        Node::All(_)
             | Node::Any(_)
             | Node::One(_)
             | Node::Switch(_)
@@ -219,7 +220,21 @@ impl Node {
             | Node::Array { .. }
             | Node::PropertyNames(_)
             | Node::DependentSchemas(_)
-            | Node::Unevaluated(_) => false,
+            | Node::Unevaluated(_)
+    };
+}
+
+pub(crate) use {applicators, other_leaves};
+
+impl Node {
+    /// Whether the node checks the current value alone: it applies no subschema, records
+    /// no evaluation mark and cannot recurse. Exhaustive, so that a new kind must be
+    /// classified here (in [`other_leaves`] or [`applicators`]).
+    #[inline(always)]
+    pub(crate) fn is_leaf(self) -> bool {
+        match self {
+            Node::Valid | Node::Type(_) | other_leaves!() => true,
+            applicators!() => false,
         }
     }
 }
@@ -570,26 +585,18 @@ impl Properties {
                 }
                 None
             }
-            NameLookup::Quick(index) => {
-                let i = index.candidate(name)?;
-                let named = self.named[i].0.as_bytes();
-                if same_bytes(named, name.as_bytes()) {
-                    Some(i)
-                } else {
-                    None
-                }
-            }
-            NameLookup::Perfect(index) => {
-                let i = index.candidate(name)?;
-                let named = self.named[i].0.as_bytes();
-                if same_bytes(named, name.as_bytes()) {
-                    Some(i)
-                } else {
-                    None
-                }
-            }
+            NameLookup::Quick(index) => self.confirmed(index.candidate(name)?, name),
+            NameLookup::Perfect(index) => self.confirmed(index.candidate(name)?, name),
             NameLookup::Hashed(map) => hashed_position(map, name),
         }
+    }
+}
+
+impl Properties {
+    /// `i` if the name at position `i` is `name` (an index's one candidate, confirmed).
+    #[inline(always)]
+    fn confirmed(&self, i: usize, name: &str) -> Option<usize> {
+        same_bytes(self.named[i].0.as_bytes(), name.as_bytes()).then_some(i)
     }
 }
 

@@ -268,12 +268,9 @@ where
                 continue;
             };
             let Entry {
-                node,
-                cost,
-                required,
-                settle,
+                node, cost, settle, ..
             } = spec.entries[i];
-            required_met += u32::from(required);
+            required_met += u32::from(spec.entries[i].required);
             if (cost < Program::COSTLY || !deferred.push(cost, node, key, value))
                 && !self.settle(node, settle, value, Step::Key(key))
             {

@@ -12,7 +12,7 @@ use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, NumId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
-use crate::program::{ArrayOf, CheckList, Node, Program, Settle};
+use crate::program::{applicators, ArrayOf, CheckList, Node, Program, Settle};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::fmt::Write;
@@ -457,25 +457,7 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::OneLeaf(span) => return branches(program, span, value, true),
         Node::Tuple(table) => return tuple(program, table, value),
         // Not leaves: never asked here, and never a pass if they were.
-        Node::All(_)
-        | Node::Any(_)
-        | Node::One(_)
-        | Node::Switch(_)
-        | Node::Not(_)
-        | Node::Condition { .. }
-        | Node::Annotations(_)
-        | Node::Ref(_)
-        | Node::Guard(_)
-        | Node::DynamicRef(_)
-        | Node::Scope { .. }
-        | Node::Items(_)
-        | Node::Contains { .. }
-        | Node::Properties(_)
-        | Node::Object { .. }
-        | Node::Array { .. }
-        | Node::PropertyNames(_)
-        | Node::DependentSchemas(_)
-        | Node::Unevaluated(_) => false,
+        applicators!() => false,
     };
     (ok, 0)
 }

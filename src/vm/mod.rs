@@ -1,15 +1,22 @@
 //! The interpreter: runs a [`Program`] against a `serde_json::Value`.
 //!
-//! One function, [`Vm::eval`], matches on every [`Node`]. It is generic over
-//! `EXPLAIN`: the fast mode (`false`) allocates nothing for ordinary schemas and stops at
-//! the first failure; the explaining mode (`true`) keeps going to collect every
+//! One function, [`Vm::eval`], matches on every [`Node`] (exhaustively: a new kind must
+//! be handled to compile). Loops over an instance's keys and items settle each child the
+//! way the compiler decided ([`Settle`]): a `type` or another leaf at the call site, the
+//! rest through `eval`. The interpreter is generic over `EXPLAIN`: the fast mode (`false`)
+//! carries no error state at all ([`Mode`]), allocates nothing for ordinary schemas and
+//! stops at the first failure; the explaining mode (`true`) keeps going to collect every
 //! [`ValidationError`] with its instance location. Both modes share every check, so they
 //! cannot disagree on a verdict.
 //!
-//! Termination and stack safety: every evaluation spends one step of a budget and one
-//! level of a depth bound. Running out of either stops the run with an error of its own
-//! kind, and the verdict is then "invalid" whatever the nodes said (fail closed), since a
-//! `not` over a stopped branch must not turn into a pass.
+//! Termination and stack safety: every evaluation spends one step of a budget and every
+//! node that applies subschemas one level of a depth bound; a loop spends a step per key
+//! or item, which covers the children it settles in place. Running out of either stops
+//! the run with an error of its own kind, and the verdict is then "invalid" whatever the
+//! nodes said (fail closed), since a `not` over a stopped branch must not turn into a
+//! pass. So does coming back to a [`Node::Guard`]ed node at the same instance location (a
+//! reference cycle that consumes no input). Every run ends: recursion goes through
+//! `eval` (a step and a level each), and loops are bounded by the instance.
 
 mod children;
 mod in_place;
@@ -19,7 +26,7 @@ mod show;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span};
-use crate::program::{Node, Program, Settle};
+use crate::program::{other_leaves, Node, Program, Settle};
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
@@ -316,32 +323,7 @@ where
             }
             Node::PropertyNames(child) => self.nested(id, |vm| vm.property_names(instance, child)),
             Node::Unevaluated(table) => self.nested(id, |vm| vm.unevaluated(id, instance, table)),
-            Node::Invalid
-            | Node::Checks(_)
-            | Node::ArrayOf(_)
-            | Node::EachItem(_)
-            | Node::Const(_)
-            | Node::Enum(_)
-            | Node::StringEnum(_)
-            | Node::Minimum(_)
-            | Node::Maximum(_)
-            | Node::ExclusiveMinimum(_)
-            | Node::ExclusiveMaximum(_)
-            | Node::MultipleOf(_)
-            | Node::MinLength(_)
-            | Node::MaxLength(_)
-            | Node::Pattern(_)
-            | Node::Format(_)
-            | Node::MinItems(_)
-            | Node::MaxItems(_)
-            | Node::UniqueItems
-            | Node::MinProperties(_)
-            | Node::MaxProperties(_)
-            | Node::Required(_)
-            | Node::DependentRequired(_)
-            | Node::AnyLeaf(_)
-            | Node::OneLeaf(_)
-            | Node::Tuple(_) => self.leaf(id, node, instance),
+            other_leaves!() => self.leaf(id, node, instance),
         }
     }
 
