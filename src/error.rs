@@ -30,6 +30,7 @@ pub enum SchemaErrorKind {
     InfiniteRecursion,
 }
 
+#[derive(Clone)]
 struct SchemaErrorInner {
     kind: SchemaErrorKind,
     location: String,
@@ -43,6 +44,7 @@ struct SchemaErrorInner {
 /// assert_eq!(err.location(), "/minimum");
 /// assert_eq!(err.kind(), mcp_jsonschema::SchemaErrorKind::InvalidKeyword);
 /// ```
+#[derive(Clone)]
 pub struct SchemaError(Box<SchemaErrorInner>);
 
 impl SchemaError {

@@ -25,11 +25,20 @@ fn seventeen_digit_numbers_are_not_rounded_into_multiples() {
     for (divisor, text, multiple) in cases {
         let validator = Validator::new(&json!({"multipleOf": divisor})).unwrap();
         let instance = parse(text);
-        assert_eq!(validator.is_valid(&instance), multiple, "{text} / {divisor}");
+        assert_eq!(
+            validator.is_valid(&instance),
+            multiple,
+            "{text} / {divisor}"
+        );
         // Nested in an object, as a tool argument would be.
         let object = parse(&format!(r#"{{"x": {text}}}"#));
-        let nested = Validator::new(&json!({"properties": {"x": {"multipleOf": divisor}}})).unwrap();
-        assert_eq!(nested.is_valid(&object), multiple, "{{x: {text}}} / {divisor}");
+        let nested =
+            Validator::new(&json!({"properties": {"x": {"multipleOf": divisor}}})).unwrap();
+        assert_eq!(
+            nested.is_valid(&object),
+            multiple,
+            "{{x: {text}}} / {divisor}"
+        );
     }
 }
 

@@ -19,6 +19,9 @@ pub(crate) struct Document<'a> {
     pub(crate) value: &'a Value,
     pub(crate) uri: String,
     pub(crate) scanned: bool,
+    /// Why the document could not be scanned (an unknown dialect, say): reported when a
+    /// reference reaches it, not when another reference makes the compiler look around.
+    pub(crate) broken: Option<SchemaError>,
 }
 
 /// A schema resource: a document root or a subschema with its own `$id`.
@@ -87,6 +90,7 @@ impl<'a> Compiler<'a> {
             value: schema,
             uri: uri::DEFAULT_BASE.to_string(),
             scanned: false,
+            broken: None,
         });
         for (name, value) in &self.options.resources {
             let name = uri::split_fragment(name).0.to_string();
@@ -94,6 +98,7 @@ impl<'a> Compiler<'a> {
                 value,
                 uri: name,
                 scanned: false,
+                broken: None,
             });
         }
         for (name, value) in metaschemas() {
@@ -101,19 +106,40 @@ impl<'a> Compiler<'a> {
                 value,
                 uri: (*name).to_string(),
                 scanned: false,
+                broken: None,
             });
         }
         self.scan(0)
     }
 
-    /// Walks every document not walked yet.
-    fn scan_all(&mut self) -> Result<(), SchemaError> {
+    /// Walks every document not walked yet, to find a resource or an anchor no document
+    /// named after it holds. A document that cannot be walked is set aside with its
+    /// error ([`Document::broken`]): only a reference that reaches it reports it.
+    fn scan_all(&mut self) {
         for doc in 0..self.docs.len() {
             if !self.docs[doc].scanned {
-                self.scan(doc as u32)?;
+                if let Err(error) = self.scan(doc as u32) {
+                    self.docs[doc].broken = Some(error);
+                }
             }
         }
-        Ok(())
+    }
+
+    /// Makes sure the document registered under `uri` (if any) is walked, which a
+    /// reference into it needs: its error if it cannot be.
+    fn scan_named(&mut self, uri: &str) -> Result<(), SchemaError> {
+        let Some(doc) = self.docs.iter().position(|d| d.uri == uri) else {
+            return Ok(());
+        };
+        if !self.docs[doc].scanned {
+            if let Err(error) = self.scan(doc as u32) {
+                self.docs[doc].broken = Some(error);
+            }
+        }
+        match &self.docs[doc].broken {
+            Some(error) => Err(error.clone()),
+            None => Ok(()),
+        }
     }
 
     fn scan(&mut self, doc: u32) -> Result<(), SchemaError> {
@@ -351,7 +377,10 @@ impl<'a> Compiler<'a> {
         }
         let key = format!("{resource_uri}#{fragment}");
         if !self.anchors.contains_key(&key) {
-            self.scan_all()?;
+            self.scan_named(resource_uri)?;
+        }
+        if !self.anchors.contains_key(&key) {
+            self.scan_all();
         }
         self.anchors
             .get(&key)
@@ -359,9 +388,15 @@ impl<'a> Compiler<'a> {
             .ok_or_else(|| unresolvable("no such anchor"))
     }
 
+    /// The resource named `uri`: the document registered under it, else whatever
+    /// document embeds a resource of that name (walking the documents only as far as
+    /// needed).
     fn find_resource(&mut self, uri: &str) -> Result<Option<usize>, SchemaError> {
         if !self.by_uri.contains_key(uri) {
-            self.scan_all()?;
+            self.scan_named(uri)?;
+        }
+        if !self.by_uri.contains_key(uri) {
+            self.scan_all();
         }
         Ok(self.by_uri.get(uri).copied())
     }
