@@ -24,6 +24,9 @@ pub enum SchemaErrorKind {
     UnknownDialect,
     /// The schema exceeds a configured bound (depth, subschema count, program size).
     LimitExceeded,
+    /// Two schemas claim one identifier: two `$id`s resolving to the same URI, or two
+    /// `$anchor` / `$dynamicAnchor` of one name in one resource.
+    DuplicateIdentifier,
     /// The schema applies itself to the same instance without end, for every instance:
     /// a cycle of `$ref`s, `allOf`s, `not`s, ... that never descends into the instance
     /// (2020-12 Core, section 9.4.1).

@@ -66,3 +66,71 @@ fn an_embedded_resource_of_a_registered_document_is_found() {
         "{error}"
     );
 }
+
+/// Identifiers are unique: a second schema claiming an `$id` or an anchor of one
+/// resource is a `DuplicateIdentifier` error naming both places (2020-12 Core 8.2.1:
+/// "the same URI MUST NOT be used for two schemas"; 8.2.2 on anchors).
+#[test]
+fn duplicate_identifiers_are_schema_errors_naming_both_places() {
+    let cases = [
+        (
+            json!({"$defs": {
+                "a": {"$id": "https://example.com/same", "type": "string"},
+                "b": {"$id": "https://example.com/same", "type": "integer"}}}),
+            mcp_jsonschema::Draft::Draft202012,
+            ["/$defs/a", "/$defs/b"],
+        ),
+        (
+            json!({"$defs": {"a": {"$anchor": "x"}, "b": {"$anchor": "x"}}}),
+            mcp_jsonschema::Draft::Draft202012,
+            ["/$defs/a", "/$defs/b"],
+        ),
+        (
+            json!({"$defs": {"a": {"$anchor": "x"}, "b": {"$dynamicAnchor": "x"}}}),
+            mcp_jsonschema::Draft::Draft202012,
+            ["/$defs/a", "/$defs/b"],
+        ),
+        (
+            json!({"$id": "https://example.com/root", "$defs": {
+                "a": {"$id": "https://example.com/root"}}}),
+            mcp_jsonschema::Draft::Draft202012,
+            ["#", "/$defs/a"],
+        ),
+        (
+            json!({"definitions": {"a": {"$id": "#x"}, "b": {"$id": "#x"}}}),
+            mcp_jsonschema::Draft::Draft7,
+            ["/definitions/a", "/definitions/b"],
+        ),
+    ];
+    for (schema, draft, places) in cases {
+        let error = Validator::options()
+            .with_draft(draft)
+            .build(&schema)
+            .unwrap_err();
+        assert_eq!(
+            error.kind(),
+            SchemaErrorKind::DuplicateIdentifier,
+            "{schema}: {error}"
+        );
+        for place in places {
+            assert!(error.message().contains(place), "{schema}: {error}");
+        }
+    }
+}
+
+#[test]
+fn one_name_in_separate_resources_or_on_one_schema_is_no_duplicate() {
+    for schema in [
+        // The same anchor name in two resources.
+        json!({"$defs": {
+            "a": {"$id": "https://example.com/a", "$anchor": "x"},
+            "b": {"$id": "https://example.com/b", "$anchor": "x"}}}),
+        // `$anchor` and `$dynamicAnchor` of one name on one schema.
+        json!({"$defs": {"a": {"$anchor": "x", "$dynamicAnchor": "x"}}}),
+        // A root `$id` is a second name of the document, not a second schema.
+        json!({"$id": "https://example.com/root", "$ref": "https://example.com/root#/$defs/a",
+               "$defs": {"a": {"type": "integer"}}}),
+    ] {
+        Validator::new(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+    }
+}

@@ -150,7 +150,7 @@ impl<'a> Compiler<'a> {
         // A document that declares no dialect is read in the caller's default one.
         let default = Dialect::standard(self.options.draft.unwrap_or_default());
         let dialect = self.declared_dialect(value, default, doc, "", 0)?;
-        let resource = self.add_resource(uri.clone(), doc, String::new(), dialect);
+        let resource = self.add_resource(uri.clone(), doc, String::new(), dialect)?;
         self.scan_schema(doc, value, &mut Path::default(), &uri, dialect, resource, 0)
     }
 
@@ -160,18 +160,18 @@ impl<'a> Compiler<'a> {
         doc: u32,
         pointer: String,
         dialect: Dialect,
-    ) -> usize {
+    ) -> Result<usize, SchemaError> {
         let index = self.resources.len();
-        self.by_uri.entry(uri.to_string()).or_insert(index);
         self.resource_roots.insert((doc, pointer.clone()), index);
         self.resources.push(Resource {
-            uri,
+            uri: uri.clone(),
             doc,
-            pointer,
+            pointer: pointer.clone(),
             dialect,
             dynamic_anchors: Vec::new(),
         });
-        index
+        self.claim_uri(&uri, index, doc, &pointer)?;
+        Ok(index)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -213,7 +213,7 @@ impl<'a> Compiler<'a> {
         if let (false, Some(id)) = (ignores_siblings, string(&keywords, dialect.id_keyword())) {
             let at = path.pointer();
             if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
-                self.add_anchor(&base, &id[1..], doc, &at);
+                self.add_anchor(&base, &id[1..], doc, &at)?;
             } else {
                 let absolute = uri::resolve(&base, id);
                 let (resource_uri, fragment) = uri::split_fragment(&absolute);
@@ -221,7 +221,7 @@ impl<'a> Compiler<'a> {
                 if at.is_empty() {
                     // The document root is already a resource under the name it was
                     // registered with; its `$id` is a second name for it.
-                    self.by_uri.entry(base.to_string()).or_insert(resource);
+                    self.claim_uri(&base, resource, doc, &at)?;
                     self.resources[resource].uri = base.clone();
                 } else {
                     let declared = self.declared_dialect(value, dialect, doc, &at, 0)?;
@@ -229,19 +229,19 @@ impl<'a> Compiler<'a> {
                         dialect = declared;
                         keywords = dialect.keywords(map);
                     }
-                    resource = self.add_resource(base.clone(), doc, at.clone(), dialect);
+                    resource = self.add_resource(base.clone(), doc, at.clone(), dialect)?;
                 }
                 if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
-                    self.add_anchor(&base, fragment, doc, &at);
+                    self.add_anchor(&base, fragment, doc, &at)?;
                 }
             }
         }
         if let Some(name) = string(&keywords, Keyword::Anchor) {
-            self.add_anchor(&base, name, doc, &path.pointer());
+            self.add_anchor(&base, name, doc, &path.pointer())?;
         }
         if let Some(name) = string(&keywords, Keyword::DynamicAnchor) {
             let at = path.pointer();
-            self.add_anchor(&base, name, doc, &at);
+            self.add_anchor(&base, name, doc, &at)?;
             self.resources[resource]
                 .dynamic_anchors
                 .push((name.to_string(), at));
@@ -281,13 +281,93 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
-    fn add_anchor(&mut self, base: &str, name: &str, doc: u32, at: &str) {
-        self.anchors
-            .entry(format!("{base}#{name}"))
-            .or_insert_with(|| Target {
-                doc,
-                pointer: at.to_string(),
-            });
+    /// Registers anchor `name` of the resource `base` at `at`; another schema claiming
+    /// it is an error naming both places.
+    fn add_anchor(
+        &mut self,
+        base: &str,
+        name: &str,
+        doc: u32,
+        at: &str,
+    ) -> Result<(), SchemaError> {
+        let key = format!("{base}#{name}");
+        let second = Target {
+            doc,
+            pointer: at.to_string(),
+        };
+        match self.anchors.get(&key) {
+            None => {
+                self.anchors.insert(key, second);
+                Ok(())
+            }
+            // `$anchor` and `$dynamicAnchor` of one name on one schema.
+            Some(first) if self.same_schema(first, &second) => Ok(()),
+            Some(first) => {
+                let first = self.location(first.doc, &first.pointer);
+                Err(self.duplicate(&second, &format!("anchor {name:?} of {base}"), &first))
+            }
+        }
+    }
+
+    /// Registers `uri` as the name of `resource`, which is at `at` of `doc`; another
+    /// resource claiming it is an error naming both places.
+    fn claim_uri(
+        &mut self,
+        uri: &str,
+        resource: usize,
+        doc: u32,
+        at: &str,
+    ) -> Result<(), SchemaError> {
+        let Some(&first) = self.by_uri.get(uri) else {
+            self.by_uri.insert(uri.to_string(), resource);
+            return Ok(());
+        };
+        let first = &self.resources[first];
+        let first = Target {
+            doc: first.doc,
+            pointer: first.pointer.clone(),
+        };
+        let second = Target {
+            doc,
+            pointer: at.to_string(),
+        };
+        // One document known under two names (the metaschema being compiled is also an
+        // embedded one), or a document root's `$id` naming it again.
+        if self.same_schema(&first, &second) {
+            return Ok(());
+        }
+        let first = self.location(first.doc, &first.pointer);
+        Err(self.duplicate(&second, &format!("resource {uri:?}"), &first))
+    }
+
+    /// Whether two locations hold the very same schema value.
+    fn same_schema(&self, a: &Target, b: &Target) -> bool {
+        match (self.value_at(a), self.value_at(b)) {
+            (Ok(a), Ok(b)) => std::ptr::eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The error for `what`, defined at `first` and again at `second`.
+    #[cold]
+    fn duplicate(&self, second: &Target, what: &str, first: &str) -> SchemaError {
+        let at = self.location(second.doc, &second.pointer);
+        let shown = |l: &str| {
+            if l.is_empty() {
+                "#".to_string()
+            } else {
+                l.to_string()
+            }
+        };
+        SchemaError::new(
+            SchemaErrorKind::DuplicateIdentifier,
+            &at,
+            format!(
+                "{what} is defined twice: at {} and at {}",
+                shown(first),
+                shown(&at)
+            ),
+        )
     }
 
     /// The dialect a schema object declares with `$schema`, or `inherited`.
