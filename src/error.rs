@@ -1,10 +1,12 @@
 //! The two error types: [`SchemaError`] (the schema cannot be compiled) and
 //! [`ValidationError`] (an instance does not conform).
 //!
-//! Each wraps one `Box` of private data so that `Result<(), E>` stays one word wide on
-//! the hot path, and is built only by `#[cold]` constructors inside the crate. Both carry
-//! JSON Pointers: a schema error names where in the schema the problem is, a validation
-//! error names where in the instance it failed and which schema keyword failed it.
+//! Both are built only by `#[cold]` constructors inside the crate, and cost one
+//! allocation: a [`SchemaError`] is one `Box` of private data (so `Result<(), SchemaError>`
+//! is one word wide); a [`ValidationError`] keeps its message and both locations in one
+//! `String`, unboxed, as a failing `validate` returns it at once. Both carry JSON
+//! Pointers: a schema error names where in the schema the problem is, a validation error
+//! names where in the instance it failed and which schema keyword failed it.
 
 use std::fmt;
 
@@ -22,6 +24,9 @@ pub enum SchemaErrorKind {
     ForbiddenReference,
     /// `$schema` names a dialect this library does not know.
     UnknownDialect,
+    /// The schema's metaschema requires (`$vocabulary`, `true`) a vocabulary this
+    /// library does not implement.
+    UnknownVocabulary,
     /// The schema exceeds a configured bound (depth, subschema count, program size).
     LimitExceeded,
     /// Two schemas claim one identifier: two `$id`s resolving to the same URI, or two

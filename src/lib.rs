@@ -34,9 +34,12 @@
 //! [`ValidationOptions::with_resource`] and the official metaschemas: the library never
 //! performs network or file I/O.
 //!
-//! Module map: `compiler` lowers schemas into the `program` arena; `vm` runs it; `json`
-//! holds JSON data-model rules (equality, exact numbers, pointers); `dialect` the drafts
-//! and metaschemas; `regex` ECMA-262 patterns; `formats` the `format` checkers; `uri`
+//! Module map, top down: `validator` (and the `mcp` profile) builds on `metaschema`,
+//! which checks a schema by compiling and running its metaschema; `compiler` lowers
+//! schemas into the `program` arena, reading them through the `registry` of documents,
+//! resources and anchors; `vm` runs programs; `json` holds JSON data-model rules
+//! (equality, exact numbers, pointers); `dialect` the drafts, vocabularies and embedded
+//! metaschemas; `regex` ECMA-262 patterns; `formats` the `format` checkers; `uri`
 //! reference resolution.
 
 #![deny(missing_docs)]
@@ -49,10 +52,12 @@ mod formats;
 mod ids;
 mod json;
 pub mod mcp;
+mod metaschema;
 mod names;
 mod options;
 mod program;
 mod regex;
+mod registry;
 mod stack;
 mod uri;
 mod validator;

@@ -1,15 +1,14 @@
 //! [`ValidationOptions`]: the by-value builder that configures compilation.
 
 use crate::dialect::Draft;
-use crate::error::SchemaError;
-use crate::Validator;
 use serde_json::Value;
+use std::sync::Arc;
 
 /// Nesting beyond which compilation or validation stops with an error instead of risking
 /// the thread's stack. No document `serde_json` can parse by default comes near it.
 pub(crate) const STACK_SAFE_DEPTH: u32 = 1_000;
 
-/// How to build a [`Validator`].
+/// How to build a [`Validator`](crate::Validator).
 ///
 /// Every method takes the options by value and returns them, so they chain and can be
 /// folded in a loop:
@@ -27,7 +26,8 @@ pub(crate) const STACK_SAFE_DEPTH: u32 = 1_000;
 #[derive(Clone, Debug)]
 pub struct ValidationOptions {
     pub(crate) draft: Option<Draft>,
-    pub(crate) resources: Vec<(String, Value)>,
+    /// Registered documents by URI; shared, so options clone cheaply.
+    pub(crate) resources: Vec<(String, Arc<Value>)>,
     pub(crate) format_assertion: Option<bool>,
     pub(crate) metaschema_check: bool,
     pub(crate) max_schema_depth: u32,
@@ -80,9 +80,9 @@ impl ValidationOptions {
 
     /// Registers `document` under `uri`, so `$ref`s to it (and to the resources it embeds)
     /// resolve. Nothing is ever fetched: an unregistered remote reference is a
-    /// [`SchemaError`].
+    /// [`SchemaError`](crate::SchemaError).
     pub fn with_resource(mut self, uri: impl Into<String>, document: Value) -> Self {
-        self.resources.push((uri.into(), document));
+        self.resources.push((uri.into(), Arc::new(document)));
         self
     }
 
@@ -158,10 +158,5 @@ impl ValidationOptions {
     pub fn with_reference_policy(mut self, policy: ReferencePolicy) -> Self {
         self.references = policy;
         self
-    }
-
-    /// Compiles `schema` with these options.
-    pub fn build(&self, schema: &Value) -> Result<Validator, SchemaError> {
-        Validator::with_options(schema, self)
     }
 }

@@ -1,7 +1,6 @@
 //! [`Validator`]: a compiled schema and the public ways to run it.
 
 use crate::compiler;
-use crate::dialect::Draft;
 use crate::error::{SchemaError, ValidationError};
 use crate::options::ValidationOptions;
 use crate::program::Program;
@@ -54,9 +53,7 @@ impl Validator {
         options: &ValidationOptions,
     ) -> Result<Validator, SchemaError> {
         if options.metaschema_check {
-            if let Some(draft) = Draft::declared_by(schema, options.draft.unwrap_or_default()) {
-                crate::dialect::meta::check(schema, draft)?;
-            }
+            crate::metaschema::check(schema, options)?;
         }
         let program = compiler::compile(schema, options)?;
         Ok(Validator {
@@ -105,6 +102,14 @@ impl Validator {
     /// Approximate heap bytes held by the compiled schema (regex automata estimated).
     pub fn memory_usage(&self) -> usize {
         self.program.memory_usage()
+    }
+}
+
+// The builder's last step lives here, above it: options know nothing of validators.
+impl ValidationOptions {
+    /// Compiles `schema` with these options.
+    pub fn build(&self, schema: &Value) -> Result<Validator, SchemaError> {
+        Validator::with_options(schema, self)
     }
 }
 

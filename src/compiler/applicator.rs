@@ -104,6 +104,7 @@ impl<'a> Compiler<'a> {
                 let fragment = uri::split_fragment(value.as_str().unwrap_or_default()).1;
                 let bookended = !fragment.starts_with('/')
                     && self
+                        .registry
                         .value_at(&target)?
                         .get("$dynamicAnchor")
                         .and_then(Value::as_str)
@@ -119,8 +120,8 @@ impl<'a> Compiler<'a> {
         if draft == Draft::Draft201909 {
             if let Some(value) = schema.get(Keyword::RecursiveRef) {
                 let target = self.reference(schema, Keyword::RecursiveRef, value)?;
-                let bookended =
-                    self.value_at(&target)?.get("$recursiveAnchor") == Some(&Value::Bool(true));
+                let bookended = self.registry.value_at(&target)?.get("$recursiveAnchor")
+                    == Some(&Value::Bool(true));
                 let anchor = if bookended { Some(String::new()) } else { None };
                 parts.push(self.dynamic_ref(schema, Keyword::RecursiveRef, target, anchor));
             }
@@ -145,7 +146,8 @@ impl<'a> Compiler<'a> {
                 format!("reference {reference:?} leaves the document: only same-document references (\"#...\") are allowed"),
             ));
         }
-        self.resolve_reference(&schema.context.base, reference, &location)
+        self.registry
+            .resolve_reference(&schema.context.base, reference, &location)
     }
 
     fn dynamic_ref(

@@ -1,8 +1,8 @@
 //! The compiler: lowers a schema document into a [`Program`].
 //!
 //! The pipeline has three steps:
-//! 1. **Discover** ([`resources`]): walk each document once, following only keywords that
-//!    hold subschemas, and register every resource (`$id`), anchor (`$anchor`,
+//! 1. **Discover** ([`Registry`]): walk each document once, following only keywords
+//!    that hold subschemas, and register every resource (`$id`), anchor (`$anchor`,
 //!    `$dynamicAnchor`, draft-07 `#name` ids) and the dialect each resource is written in.
 //!    Registered documents (and the embedded metaschemas) are walked only when a
 //!    reference cannot be resolved without them.
@@ -33,7 +33,6 @@ mod inline;
 mod leaves;
 mod object;
 mod records;
-mod resources;
 mod scalar;
 mod settle;
 mod switch;
@@ -44,13 +43,13 @@ use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
 use crate::json::pointer;
 use crate::options::ValidationOptions;
 use crate::program::{Node, Program};
-use crate::stack::StackGuard;
+use crate::registry::Registry;
 use ahash::AHashMap;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::Arc;
 
-pub(crate) use resources::Target;
+pub(crate) use crate::registry::Target;
 
 /// The lowering context of one schema object: where it is and how to read it.
 #[derive(Clone, Debug)]
@@ -86,11 +85,7 @@ impl<'a> Schema<'a, '_> {
 /// Lowering state; see the module docs.
 pub(crate) struct Compiler<'a> {
     pub(crate) options: &'a ValidationOptions,
-    pub(crate) docs: Vec<resources::Document<'a>>,
-    pub(crate) resources: Vec<resources::Resource>,
-    pub(crate) by_uri: AHashMap<String, usize>,
-    pub(crate) resource_roots: AHashMap<(u32, String), usize>,
-    pub(crate) anchors: AHashMap<String, Target>,
+    pub(crate) registry: Registry<'a>,
     /// The node of each subschema lowered or reserved so far, by the address of its
     /// value: one location, one value, one node, however it is reached (tree walk or
     /// reference), without a pointer string to hash.
@@ -101,29 +96,19 @@ pub(crate) struct Compiler<'a> {
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
     /// pattern, and building an automaton costs more than the rest of a keyword.
     patterns: AHashMap<Box<str>, RegexId>,
-    stack: StackGuard,
-    /// Subschemas discovered so far, for the subschema-count limit.
-    pub(crate) subschemas: u32,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
 pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Program, SchemaError> {
     let mut compiler = Compiler {
         options,
-        docs: Vec::new(),
-        resources: Vec::new(),
-        by_uri: AHashMap::new(),
-        resource_roots: AHashMap::new(),
-        anchors: AHashMap::new(),
+        registry: Registry::new(schema, options)?,
         compiled: AHashMap::new(),
         pending: Vec::new(),
         program: Program::default(),
         strings: AHashMap::new(),
         patterns: AHashMap::new(),
-        stack: StackGuard::new(),
-        subschemas: 0,
     };
-    compiler.add_documents(schema)?;
     compiler.reserve_for_scanned();
     let root = compiler.target_node(Target {
         doc: 0,
@@ -142,7 +127,7 @@ impl<'a> Compiler<'a> {
     /// first use. This is how references stay cheap: a cycle just finds the reserved id.
     pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
         // A target that does not exist gets a node of its own, whose lowering reports it.
-        let key = self.value_at(&target).ok().map(address);
+        let key = self.registry.value_at(&target).ok().map(address);
         if let Some(&id) = key.and_then(|key| self.compiled.get(&key)) {
             return id;
         }
@@ -155,9 +140,18 @@ impl<'a> Compiler<'a> {
     }
 
     fn lower_target(&mut self, id: NodeId, target: &Target) -> Result<(), SchemaError> {
-        let value = self.value_at(target)?;
-        let context = self.context_at(target);
+        let value = self.registry.value_at(target)?;
+        let context = self.resource_context(self.registry.innermost_resource(target));
         self.lower(id, target.doc, &target.pointer, value, &context, 0)
+    }
+
+    /// The lowering context at the root of `resource`.
+    fn resource_context(&self, resource: usize) -> Context {
+        let root = self.registry.resource(resource);
+        Context {
+            base: root.uri.clone(),
+            dialect: root.dialect,
+        }
     }
 
     /// Lowers the subschema `value` found at `pointer` below the schema being lowered.
@@ -199,7 +193,7 @@ impl<'a> Compiler<'a> {
     ) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
-        let document = (doc != 0).then(|| self.docs[doc as usize].uri.as_str());
+        let document = (doc != 0).then(|| self.registry.document_uri(doc));
         self.program
             .locations
             .push(document, pointer, keyword.map(Keyword::name));
@@ -219,18 +213,14 @@ impl<'a> Compiler<'a> {
     /// The schema location shown in errors: a pointer, prefixed by the document URI for
     /// documents other than the root.
     pub(crate) fn location(&self, doc: u32, pointer: &str) -> String {
-        if doc == 0 {
-            pointer.to_string()
-        } else {
-            format!("{}#{}", self.docs[doc as usize].uri, pointer)
-        }
+        self.registry.location(doc, pointer)
     }
 
     /// Sizes the arena for the subschemas the scan counted (about two nodes each, with
     /// a location of a few dozen bytes): growing by doubling copied the location text
     /// several times over on large schemas.
     fn reserve_for_scanned(&mut self) {
-        let subschemas = self.subschemas as usize;
+        let subschemas = self.registry.subschemas() as usize;
         self.program.nodes.reserve(2 * subschemas);
         self.program
             .locations
@@ -273,20 +263,13 @@ impl<'a> Compiler<'a> {
 
     /// Whether a walk at `depth` is nested too deeply (by count or by stack used).
     pub(crate) fn too_deep(&self, depth: u32) -> bool {
-        depth > self.options.max_schema_depth || self.stack.exhausted()
+        self.registry.too_deep(depth)
     }
 
     /// The error of a walk nested too deeply at `pointer` of document `doc`.
     #[cold]
     pub(crate) fn depth_error(&self, doc: u32, pointer: &str) -> SchemaError {
-        SchemaError::new(
-            SchemaErrorKind::LimitExceeded,
-            &self.location(doc, pointer),
-            format!(
-                "schema nesting exceeds the limit of {}",
-                self.options.max_schema_depth
-            ),
-        )
+        self.registry.depth_error(doc, pointer)
     }
 
     /// Fills node `id` with the lowering of the schema `value` at `pointer`.
@@ -319,9 +302,7 @@ impl<'a> Compiler<'a> {
         // lookup (and its key allocation) for every other subschema.
         let may_be_root = pointer.is_empty() || map.contains_key("$id") || map.contains_key("id");
         let root = if may_be_root {
-            self.resource_roots
-                .get(&(doc, pointer.to_string()))
-                .copied()
+            self.registry.resource_rooted_at(doc, pointer)
         } else {
             None
         };
@@ -393,12 +374,13 @@ impl<'a> Compiler<'a> {
 
     /// Wraps a resource root that defines dynamic anchors so it joins the dynamic scope.
     fn scope(&mut self, resource: usize, body: Combined) -> Combined {
-        let anchors = self.resources[resource].dynamic_anchors.clone();
-        if anchors.is_empty() {
+        let root = self.registry.resource(resource);
+        if root.dynamic_anchors.is_empty() {
             return body;
         }
-        let doc = self.resources[resource].doc;
-        let pointer = self.resources[resource].pointer.clone();
+        let anchors = root.dynamic_anchors.clone();
+        let doc = root.doc;
+        let pointer = root.pointer.clone();
         let body = self.materialize(body, doc, &pointer);
         let start = self.program.anchors.len() as u32;
         for (name, pointer) in anchors {

@@ -6,7 +6,6 @@
 //! in force for one schema resource (a custom metaschema can switch some off).
 
 pub(crate) mod keyword;
-pub(crate) mod meta;
 
 pub(crate) use keyword::{Keyword, Keywords};
 
@@ -62,15 +61,6 @@ impl Draft {
         }
     }
 
-    /// The draft a schema declares with a standard `$schema`, or `default`; `None` when
-    /// it names some other (custom or unknown) metaschema.
-    pub(crate) fn declared_by(schema: &Value, default: Draft) -> Option<Draft> {
-        match schema.get("$schema") {
-            Some(Value::String(uri)) => Draft::from_uri(uri),
-            _ => Some(default),
-        }
-    }
-
     /// The canonical URI of this draft's metaschema.
     pub fn uri(self) -> &'static str {
         match self {
@@ -100,26 +90,60 @@ impl Vocabularies {
         self.0 & other.0 == other.0
     }
 
-    /// The vocabularies a metaschema's `$vocabulary` object names (core is implied;
-    /// meta-data, content and format-annotation produce no assertions).
-    pub(crate) fn from_declaration(declared: &serde_json::Map<String, Value>) -> Vocabularies {
+    /// The vocabularies a metaschema's `$vocabulary` object declares. Core is implied;
+    /// meta-data, content and format-annotation are implemented as annotations, which
+    /// assert nothing. A vocabulary this library does not implement is ignored when
+    /// optional (`false`) and refused when required (`true`), as 2020-12 Core 8.1.2
+    /// demands.
+    pub(crate) fn from_declaration(
+        declared: &Map<String, Value>,
+    ) -> Result<Vocabularies, VocabularyError<'_>> {
         let mut set = Vocabularies(0);
-        for uri in declared.keys() {
-            let name = uri.rsplit('/').next().unwrap_or_default();
-            set.0 |= match name {
-                "applicator" => Self::APPLICATOR.0,
-                "unevaluated" => Self::UNEVALUATED.0,
-                "validation" => Self::VALIDATION.0,
-                "format-assertion" => Self::FORMAT_ASSERTION.0,
-                _ => 0,
+        for (uri, required) in declared {
+            let Value::Bool(required) = required else {
+                return Err(VocabularyError::NotBoolean(uri));
             };
+            match Self::known(uri) {
+                Some(known) => set.0 |= known.0,
+                None if *required => return Err(VocabularyError::Unknown(uri)),
+                None => {}
+            }
         }
-        // 2019-09 kept the unevaluated keywords in its applicator vocabulary.
-        if set.contains(Self::APPLICATOR) && declared.keys().any(|k| k.contains("/2019-09/")) {
-            set.0 |= Self::UNEVALUATED.0;
-        }
-        set
+        Ok(set)
     }
+
+    /// The vocabulary `uri` names, if this library implements it; the empty set for
+    /// vocabularies that only annotate.
+    fn known(uri: &str) -> Option<Vocabularies> {
+        let none = Vocabularies(0);
+        if let Some(name) = uri.strip_prefix("https://json-schema.org/draft/2020-12/vocab/") {
+            return Some(match name {
+                "applicator" => Self::APPLICATOR,
+                "unevaluated" => Self::UNEVALUATED,
+                "validation" => Self::VALIDATION,
+                "format-assertion" => Self::FORMAT_ASSERTION,
+                "core" | "meta-data" | "format-annotation" | "content" => none,
+                _ => return None,
+            });
+        }
+        let name = uri.strip_prefix("https://json-schema.org/draft/2019-09/vocab/")?;
+        Some(match name {
+            // 2019-09 kept the unevaluated keywords in its applicator vocabulary.
+            "applicator" => Vocabularies(Self::APPLICATOR.0 | Self::UNEVALUATED.0),
+            "validation" => Self::VALIDATION,
+            "core" | "meta-data" | "format" | "content" => none,
+            _ => return None,
+        })
+    }
+}
+
+/// Why a `$vocabulary` declaration cannot be honoured.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum VocabularyError<'v> {
+    /// A required vocabulary this library does not implement.
+    Unknown(&'v str),
+    /// A value other than `true` or `false`.
+    NotBoolean(&'v str),
 }
 
 /// The draft and vocabularies in force for one schema resource.

@@ -1,27 +1,51 @@
-//! Discovery and resolution: which URIs name which schemas, in which dialect.
+//! The registry: every schema document the compiler may read, and which URIs and
+//! anchors name which schemas, in which dialect.
 //!
 //! Each document is walked once, following only keywords that hold subschemas (so an
 //! `$id` inside `const` or `enum` data is never mistaken for a resource), to register
 //! resources, anchors and dynamic anchors. References resolve against that registry and
 //! nothing else: the library never fetches. Registered documents and the embedded
 //! metaschemas are walked lazily, the first time a reference misses.
+//!
+//! Invariants: document 0 is the root schema; a URI or an anchor names one schema
+//! (a second claim is a [`SchemaErrorKind::DuplicateIdentifier`]); every resource's
+//! document has been walked.
 
-use super::{Compiler, Context};
-use crate::dialect::{metaschemas, Dialect, Draft, Keyword, Keywords, Subschemas};
+use crate::dialect::{
+    metaschemas, Dialect, Draft, Keyword, Keywords, Subschemas, Vocabularies, VocabularyError,
+};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::json::pointer;
+use crate::options::ValidationOptions;
+use crate::stack::StackGuard;
 use crate::uri;
+use ahash::AHashMap;
 use serde_json::Value;
 use std::sync::Arc;
 
+/// The documents, resources and anchors one compilation can reach.
+pub(crate) struct Registry<'a> {
+    options: &'a ValidationOptions,
+    docs: Vec<Document<'a>>,
+    resources: Vec<Resource>,
+    by_uri: AHashMap<String, usize>,
+    /// The resource rooted at each (document, pointer).
+    resource_roots: AHashMap<(u32, String), usize>,
+    anchors: AHashMap<String, Target>,
+    /// Where the walks started on the stack.
+    stack: StackGuard,
+    /// Subschemas walked so far, for the subschema-count limit.
+    subschemas: u32,
+}
+
 /// A schema document the compiler can read.
-pub(crate) struct Document<'a> {
-    pub(crate) value: &'a Value,
-    pub(crate) uri: String,
-    pub(crate) scanned: bool,
+struct Document<'a> {
+    value: &'a Value,
+    uri: String,
+    scanned: bool,
     /// Why the document could not be scanned (an unknown dialect, say): reported when a
     /// reference reaches it, not when another reference makes the compiler look around.
-    pub(crate) broken: Option<SchemaError>,
+    broken: Option<SchemaError>,
 }
 
 /// A schema resource: a document root or a subschema with its own `$id`.
@@ -82,10 +106,28 @@ impl<'a> Path<'a> {
 /// The longest chain of custom metaschemas followed to find a dialect.
 const MAX_METASCHEMA_CHAIN: u32 = 8;
 
-impl<'a> Compiler<'a> {
-    /// Registers the root schema (scanned now) and every other known document (scanned
-    /// on demand).
-    pub(crate) fn add_documents(&mut self, schema: &'a Value) -> Result<(), SchemaError> {
+impl<'a> Registry<'a> {
+    /// The registry of `schema` (walked now) and of every document `options` registers
+    /// and the embedded metaschemas (walked on demand).
+    pub(crate) fn new(
+        schema: &'a Value,
+        options: &'a ValidationOptions,
+    ) -> Result<Registry<'a>, SchemaError> {
+        let mut registry = Registry {
+            options,
+            docs: Vec::new(),
+            resources: Vec::new(),
+            by_uri: AHashMap::new(),
+            resource_roots: AHashMap::new(),
+            anchors: AHashMap::new(),
+            stack: StackGuard::new(),
+            subschemas: 0,
+        };
+        registry.add_documents(schema)?;
+        Ok(registry)
+    }
+
+    fn add_documents(&mut self, schema: &'a Value) -> Result<(), SchemaError> {
         self.docs.push(Document {
             value: schema,
             uri: uri::DEFAULT_BASE.to_string(),
@@ -95,7 +137,7 @@ impl<'a> Compiler<'a> {
         for (name, value) in &self.options.resources {
             let name = uri::split_fragment(name).0.to_string();
             self.docs.push(Document {
-                value,
+                value: value.as_ref(),
                 uri: name,
                 scanned: false,
                 broken: None,
@@ -416,7 +458,24 @@ impl<'a> Compiler<'a> {
         }
         let mut dialect = self.declared_dialect(meta_value, inherited, doc, at, chain + 1)?;
         if let Some(Value::Object(vocabularies)) = meta_value.get("$vocabulary") {
-            dialect.vocabularies = crate::dialect::Vocabularies::from_declaration(vocabularies);
+            dialect.vocabularies =
+                Vocabularies::from_declaration(vocabularies).map_err(|error| {
+                    let (kind, what) = match error {
+                        VocabularyError::Unknown(uri) => (
+                            SchemaErrorKind::UnknownVocabulary,
+                            format!("requires the vocabulary {uri:?}, which is not implemented here"),
+                        ),
+                        VocabularyError::NotBoolean(uri) => (
+                            SchemaErrorKind::InvalidKeyword,
+                            format!("declares the vocabulary {uri:?} neither required (true) nor optional (false)"),
+                        ),
+                    };
+                    SchemaError::new(
+                        kind,
+                        &self.location(doc, &format!("{at}/$schema")),
+                        format!("the metaschema {name:?} {what}"),
+                    )
+                })?;
         }
         Ok(dialect)
     }
@@ -492,25 +551,65 @@ impl<'a> Compiler<'a> {
         })
     }
 
-    /// The lowering context of the innermost resource enclosing `target`.
-    pub(crate) fn context_at(&self, target: &Target) -> Context {
-        let innermost = self
-            .resources
+    /// The resource enclosing `target` most closely (the document's root resource at
+    /// least).
+    pub(crate) fn innermost_resource(&self, target: &Target) -> usize {
+        self.resources
             .iter()
             .enumerate()
             .filter(|(_, r)| r.doc == target.doc && pointer::is_within(&target.pointer, &r.pointer))
             .max_by_key(|(_, r)| r.pointer.len())
             .map(|(i, _)| i)
-            .unwrap_or(0);
-        self.resource_context(innermost)
+            .unwrap_or(0)
     }
 
-    /// The lowering context at the root of `resource`.
-    pub(crate) fn resource_context(&self, resource: usize) -> Context {
-        let r = &self.resources[resource];
-        Context {
-            base: r.uri.clone(),
-            dialect: r.dialect,
+    /// The resource rooted exactly at `pointer` of `doc`, if any.
+    pub(crate) fn resource_rooted_at(&self, doc: u32, pointer: &str) -> Option<usize> {
+        self.resource_roots
+            .get(&(doc, pointer.to_string()))
+            .copied()
+    }
+
+    /// Resource number `index`.
+    pub(crate) fn resource(&self, index: usize) -> &Resource {
+        &self.resources[index]
+    }
+
+    /// The URI document `doc` is registered under.
+    pub(crate) fn document_uri(&self, doc: u32) -> &str {
+        &self.docs[doc as usize].uri
+    }
+
+    /// How many subschemas the walks have met so far.
+    pub(crate) fn subschemas(&self) -> u32 {
+        self.subschemas
+    }
+
+    /// The schema location shown in errors: a pointer, prefixed by the document URI for
+    /// documents other than the root.
+    pub(crate) fn location(&self, doc: u32, pointer: &str) -> String {
+        if doc == 0 {
+            pointer.to_string()
+        } else {
+            format!("{}#{}", self.docs[doc as usize].uri, pointer)
         }
+    }
+
+    /// Whether a walk at `depth` is nested too deeply (by count or by stack used).
+    pub(crate) fn too_deep(&self, depth: u32) -> bool {
+        depth > self.options.max_schema_depth || self.stack.exhausted()
+    }
+
+    /// The error of a walk nested too deeply at `pointer` of document `doc`.
+    #[cold]
+    pub(crate) fn depth_error(&self, doc: u32, pointer: &str) -> SchemaError {
+        SchemaError::new(
+            SchemaErrorKind::LimitExceeded,
+            &self.location(doc, pointer),
+            format!(
+                "schema nesting exceeds the limit of {}",
+                self.options.max_schema_depth
+            ),
+        )
     }
 }
