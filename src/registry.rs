@@ -36,6 +36,8 @@ pub(crate) struct Registry<'a> {
     stack: StackGuard,
     /// Subschemas walked so far, for the subschema-count limit.
     subschemas: u32,
+    /// Whether any resource walked so far declares a dynamic (or recursive) anchor.
+    dynamic_anchors: bool,
 }
 
 /// A schema document the compiler can read.
@@ -122,6 +124,7 @@ impl<'a> Registry<'a> {
             anchors: AHashMap::new(),
             stack: StackGuard::new(),
             subschemas: 0,
+            dynamic_anchors: false,
         };
         registry.add_documents(schema)?;
         Ok(registry)
@@ -287,6 +290,7 @@ impl<'a> Registry<'a> {
             self.resources[resource]
                 .dynamic_anchors
                 .push((name.to_string(), at));
+            self.dynamic_anchors = true;
         }
         if keywords.get(Keyword::RecursiveAnchor) == Some(&Value::Bool(true)) {
             let at = path.pointer();
@@ -294,6 +298,7 @@ impl<'a> Registry<'a> {
                 self.resources[resource]
                     .dynamic_anchors
                     .push((String::new(), at));
+                self.dynamic_anchors = true;
             }
         }
         for (keyword, child) in keywords.iter() {
@@ -578,6 +583,12 @@ impl<'a> Registry<'a> {
     /// The URI document `doc` is registered under.
     pub(crate) fn document_uri(&self, doc: u32) -> &str {
         &self.docs[doc as usize].uri
+    }
+
+    /// Whether any resource walked so far declares a dynamic (or recursive) anchor: if
+    /// not, no reference needs to enter a dynamic scope.
+    pub(crate) fn has_dynamic_anchors(&self) -> bool {
+        self.dynamic_anchors
     }
 
     /// How many subschemas the walks have met so far.

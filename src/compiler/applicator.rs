@@ -93,8 +93,7 @@ impl<'a> Compiler<'a> {
         let draft = schema.context.dialect.draft;
         if let Some(value) = schema.get(Keyword::Ref) {
             let target = self.reference(schema, Keyword::Ref, value)?;
-            let node = self.target_node(target);
-            parts.push(self.push_at(schema, Keyword::Ref, Node::Ref(node)));
+            parts.push(self.reference_node(schema, Keyword::Ref, target));
         }
         if draft >= Draft::Draft202012 {
             if let Some(value) = schema.get(Keyword::DynamicRef) {
@@ -150,6 +149,23 @@ impl<'a> Compiler<'a> {
             .resolve_reference(&schema.context.base, reference, &location)
     }
 
+    /// The node of a plain reference from `schema` to `target`, entering the dynamic
+    /// scope of the resource it leads into when that matters.
+    fn reference_node(
+        &mut self,
+        schema: &Schema<'_, '_>,
+        keyword: Keyword,
+        target: Target,
+    ) -> NodeId {
+        let scope = self.entered_scope(schema.doc, schema.pointer, &target);
+        let body = self.target_node(target);
+        let node = match scope {
+            Some(scope) => Node::Scope { scope, body },
+            None => Node::Ref(body),
+        };
+        self.push_at(schema, keyword, node)
+    }
+
     fn dynamic_ref(
         &mut self,
         schema: &Schema<'_, '_>,
@@ -157,10 +173,10 @@ impl<'a> Compiler<'a> {
         target: Target,
         anchor: Option<String>,
     ) -> NodeId {
-        let target = self.target_node(target);
         let Some(anchor) = anchor else {
-            return self.push_at(schema, keyword, Node::Ref(target));
+            return self.reference_node(schema, keyword, target);
         };
+        let target = self.target_node(target);
         let anchor = self.string(&anchor);
         let id = TableId::new(self.program.dynamic_refs.len()).expect("fewer than 2^32 tables");
         self.program

@@ -96,6 +96,8 @@ pub(crate) struct Compiler<'a> {
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
     /// pattern, and building an automaton costs more than the rest of a keyword.
     patterns: AHashMap<Box<str>, RegexId>,
+    /// The dynamic-scope entry of each resource that has one, by resource index.
+    scopes: AHashMap<usize, ScopeId>,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
@@ -108,6 +110,7 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         program: Program::default(),
         strings: AHashMap::new(),
         patterns: AHashMap::new(),
+        scopes: AHashMap::new(),
     };
     compiler.reserve_for_scanned();
     let root = compiler.target_node(Target {
@@ -378,10 +381,50 @@ impl<'a> Compiler<'a> {
         if root.dynamic_anchors.is_empty() {
             return body;
         }
+        let (doc, pointer) = (root.doc, root.pointer.clone());
+        let body = self.materialize(body, doc, &pointer);
+        let scope = self.resource_scope(resource);
+        Combined::Node(Node::Scope { scope, body })
+    }
+
+    /// The scope a reference from `doc`/`pointer` to `target` must enter: the resource
+    /// around `target`, when it declares dynamic anchors, is not the one the reference
+    /// is written in, and is entered other than at its root (whose node enters it
+    /// already). The dynamic scope holds every resource evaluation enters, however it
+    /// gets there (2020-12 Core 7.1).
+    pub(crate) fn entered_scope(
+        &mut self,
+        doc: u32,
+        pointer: &str,
+        target: &Target,
+    ) -> Option<ScopeId> {
+        if !self.registry.has_dynamic_anchors() {
+            return None;
+        }
+        let entered = self.registry.innermost_resource(target);
+        let root = self.registry.resource(entered);
+        if root.dynamic_anchors.is_empty() || root.pointer == target.pointer {
+            return None;
+        }
+        let from = Target {
+            doc,
+            pointer: pointer.to_string(),
+        };
+        if self.registry.innermost_resource(&from) == entered {
+            return None;
+        }
+        Some(self.resource_scope(entered))
+    }
+
+    /// The dynamic-scope entry of `resource`: its dynamic anchors and their nodes, built
+    /// once.
+    fn resource_scope(&mut self, resource: usize) -> ScopeId {
+        if let Some(&scope) = self.scopes.get(&resource) {
+            return scope;
+        }
+        let root = self.registry.resource(resource);
         let anchors = root.dynamic_anchors.clone();
         let doc = root.doc;
-        let pointer = root.pointer.clone();
-        let body = self.materialize(body, doc, &pointer);
         let start = self.program.anchors.len() as u32;
         for (name, pointer) in anchors {
             let name = self.string(&name);
@@ -394,7 +437,8 @@ impl<'a> Compiler<'a> {
         };
         let scope = ScopeId::new(self.program.scopes.len()).expect("fewer than 2^32 scopes");
         self.program.scopes.push(span);
-        Combined::Node(Node::Scope { scope, body })
+        self.scopes.insert(resource, scope);
+        scope
     }
 
     /// Derives what lowering could not know yet (see the module doc): in-place cycles
@@ -409,13 +453,20 @@ impl<'a> Compiler<'a> {
         self.inline_refs();
         let dynamic = |node: &Node| matches!(node, Node::DynamicRef(_));
         if !self.program.nodes.iter().any(dynamic) {
-            for i in 0..self.program.nodes.len() {
-                if let Node::Scope { body, .. } = self.program.nodes[i] {
+            // A scope's body may be a scope too (a reference entering a resource, to a
+            // `$ref` into another one): follow the chain, which is no longer than the
+            // program (an in-place cycle was refused or guarded above).
+            let len = self.program.nodes.len();
+            for i in 0..len {
+                let mut hops = 0;
+                while let Node::Scope { body, .. } = self.program.nodes[i] {
                     self.program.nodes[i] = self.program.nodes[body.index()];
+                    hops += 1;
+                    if hops > len {
+                        break;
+                    }
                 }
             }
-            // A scope's body may itself have been a scope copied above; one more pass
-            // is never needed because a body is never a `Scope` node.
         }
         self.flatten_conjunctions();
         self.fuse_leaves();
