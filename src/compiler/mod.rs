@@ -522,15 +522,11 @@ impl Compiler<'_> {
         let Some(value) = schema.get(keyword) else {
             return Ok(None);
         };
-        let n = value
-            .as_u64()
-            .or_else(|| {
-                value
-                    .as_f64()
-                    .filter(|f| *f >= 0.0 && f.fract() == 0.0)
-                    .map(|f| f as u64)
-            })
-            .ok_or_else(|| self.invalid(schema, keyword, "expected a non-negative integer"))?;
+        let n = match value {
+            Value::Number(n) => crate::json::number::non_negative_integer(n),
+            _ => None,
+        }
+        .ok_or_else(|| self.invalid(schema, keyword, "expected a non-negative integer"))?;
         Ok(Some(u32::try_from(n).unwrap_or(u32::MAX)))
     }
 }

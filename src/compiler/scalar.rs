@@ -6,6 +6,7 @@ use crate::dialect::Keyword;
 use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
+use crate::json::number;
 use crate::json::types::TypeSet;
 use crate::program::{Format, Node, StringSet};
 use crate::regex::Pattern;
@@ -136,7 +137,7 @@ impl<'a> Compiler<'a> {
             let Value::Number(n) = value else {
                 return Err(self.invalid(schema, keyword, "expected a number"));
             };
-            if keyword == Keyword::MultipleOf && n.as_f64().is_none_or(|f| f <= 0.0) {
+            if keyword == Keyword::MultipleOf && !number::is_positive(n) {
                 return Err(self.invalid(schema, keyword, "expected a number greater than 0"));
             }
             let id = self.number(n.clone());

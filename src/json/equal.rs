@@ -84,15 +84,7 @@ fn hash_within<H: Hasher>(value: &Value, state: &mut H, depth: u32) {
         }
         Value::Number(n) => {
             state.write_u8(2);
-            // Equal numbers must hash alike whatever their representation: integral values
-            // hash as integers, the rest by their bits (-0.0 is integral, so it hashes as 0).
-            match (n.as_i64(), n.as_u64(), n.as_f64()) {
-                (Some(i), _, _) => i128::from(i).hash(state),
-                (_, Some(u), _) => i128::from(u).hash(state),
-                (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1.8e19 => (f as i128).hash(state),
-                (_, _, Some(f)) => f.to_bits().hash(state),
-                _ => {}
-            }
+            super::number::hash(n, state);
         }
         Value::String(s) => {
             state.write_u8(3);

@@ -1,70 +1,102 @@
 //! Exact comparisons and divisibility on JSON numbers.
 //!
-//! `serde_json` keeps a number as a `u64`, an `i64` or an `f64`. Converting everything to
-//! `f64` would make `9007199254740993 > 9007199254740992` false and `0.3` a non-multiple
-//! of `0.1`, so comparisons go through `i128` when they can, and `multipleOf` works on
-//! the shortest decimal form of each operand, which is exact for every decimal literal a
-//! schema author can write and cannot overflow.
+//! By default `serde_json` keeps a number as a `u64`, an `i64` or an `f64`. Converting
+//! everything to `f64` would make `9007199254740993 > 9007199254740992` false and `0.3` a
+//! non-multiple of `0.1`, so comparisons go through `i128` when they can, and `multipleOf`
+//! works on the shortest decimal form of each operand, which is exact for every decimal
+//! literal a schema author can write and cannot overflow. Numbers beyond `f64` (or with
+//! more than 17 significant digits) are what `serde_json` made of them: the nearest
+//! double.
+//!
+//! With the `arbitrary-precision` feature, `serde_json` keeps each number's text, and
+//! every function here decides on that text exactly ([`super::decimal`]): integers and
+//! decimals of any size and precision.
+//!
+//! These functions are the only place numbers are judged: types, bounds, `multipleOf`,
+//! equality and hashing (`const`, `enum`, `uniqueItems`) all come here.
 
 use serde_json::Number;
 use std::cmp::Ordering;
 use std::fmt::Write;
+use std::hash::{Hash, Hasher};
 
-/// A number as the validator sees it: an exact integer or a finite float.
-#[derive(Clone, Copy, Debug, PartialEq)]
-enum Repr {
-    Int(i128),
-    Float(f64),
-}
+#[cfg(feature = "arbitrary-precision")]
+mod exact {
+    //! The `arbitrary-precision` build: every question answered on the number's text.
+    //! A text that is not a JSON number (only `Number::from_string_unchecked` makes one)
+    //! falls back to the machine representation.
 
-fn repr(n: &Number) -> Repr {
-    if let Some(u) = n.as_u64() {
-        Repr::Int(i128::from(u))
-    } else if let Some(i) = n.as_i64() {
-        Repr::Int(i128::from(i))
-    } else {
-        Repr::Float(n.as_f64().unwrap_or(f64::NAN))
+    use super::super::decimal::Decimal;
+    use serde_json::Number;
+    use std::cmp::Ordering;
+    use std::hash::{Hash, Hasher};
+
+    fn exact(n: &Number) -> Option<Decimal> {
+        Decimal::parse(n.as_str())
+    }
+
+    pub(super) fn is_integer(n: &Number) -> bool {
+        exact(n).map_or_else(|| super::machine::is_integer(n), |d| d.is_integer())
+    }
+
+    pub(super) fn is_positive(n: &Number) -> bool {
+        exact(n).map_or_else(|| super::machine::is_positive(n), |d| d.is_positive())
+    }
+
+    pub(super) fn non_negative_integer(n: &Number) -> Option<u64> {
+        match exact(n) {
+            Some(d) => d.non_negative_integer(),
+            None => super::machine::non_negative_integer(n),
+        }
+    }
+
+    pub(super) fn compare(a: &Number, b: &Number) -> Ordering {
+        match (exact(a), exact(b)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => super::machine::compare(a, b),
+        }
+    }
+
+    pub(super) fn is_multiple_of(value: &Number, divisor: &Number) -> bool {
+        match (exact(value), exact(divisor)) {
+            (Some(value), Some(divisor)) => value.is_multiple_of(&divisor),
+            _ => super::machine::is_multiple_of(value, divisor),
+        }
+    }
+
+    pub(super) fn hash<H: Hasher>(n: &Number, state: &mut H) {
+        match exact(n) {
+            Some(d) => d.hash(state),
+            None => super::machine::hash(n, state),
+        }
     }
 }
+
+#[cfg(feature = "arbitrary-precision")]
+use exact as chosen;
+#[cfg(not(feature = "arbitrary-precision"))]
+use machine as chosen;
 
 /// Whether `n` is an integer in the JSON Schema sense (`1.0` is one).
 #[inline]
 pub(crate) fn is_integer(n: &Number) -> bool {
-    match repr(n) {
-        Repr::Int(_) => true,
-        Repr::Float(f) => is_integral(f),
-    }
+    chosen::is_integer(n)
 }
 
-/// Whether a float has no fractional part. Out of line on purpose: inlined, its `trunc`
-/// call was hoisted out of the interpreter's leaf loops and paid on every visit, number
-/// or not.
-#[inline(never)]
-fn is_integral(f: f64) -> bool {
-    f.is_finite() && f.fract() == 0.0
+/// Whether `n` is above zero.
+pub(crate) fn is_positive(n: &Number) -> bool {
+    chosen::is_positive(n)
 }
 
-/// Compares an integer with a float exactly.
-fn cmp_int_float(i: i128, f: f64) -> Ordering {
-    // Rounding to f64 is monotonic, so a strict difference after rounding is a strict
-    // difference before it; only a tie needs an exact look, and a tie means `f` is an
-    // integer within i128 range (|i| < 2^64).
-    let rounded = i as f64;
-    match rounded.partial_cmp(&f) {
-        Some(Ordering::Equal) => i.cmp(&(f as i128)),
-        Some(order) => order,
-        None => Ordering::Less, // NaN never comes from JSON; any answer is fine
-    }
+/// `n`, if it is a non-negative integer (`2.0` counts), saturating at `u64::MAX`.
+pub(crate) fn non_negative_integer(n: &Number) -> Option<u64> {
+    chosen::non_negative_integer(n)
 }
 
 /// Compares two JSON numbers exactly.
+#[inline]
 pub(crate) fn compare(a: &Number, b: &Number) -> Ordering {
-    match (repr(a), repr(b)) {
-        (Repr::Int(x), Repr::Int(y)) => x.cmp(&y),
-        (Repr::Int(x), Repr::Float(y)) => cmp_int_float(x, y),
-        (Repr::Float(x), Repr::Int(y)) => cmp_int_float(y, x).reverse(),
-        (Repr::Float(x), Repr::Float(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-    }
+    chosen::compare(a, b)
 }
 
 /// Whether two JSON numbers are equal as numbers (`1 == 1.0`).
@@ -73,110 +105,211 @@ pub(crate) fn equal(a: &Number, b: &Number) -> bool {
     compare(a, b) == Ordering::Equal
 }
 
-/// A non-negative number as `digits * 10^exponent`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct Decimal {
-    digits: u64,
-    exponent: i32,
-}
-
-/// A fixed buffer that `write!` can fill without allocating.
-struct StackText {
-    bytes: [u8; 40],
-    len: usize,
-}
-
-impl Write for StackText {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        let end = self.len + s.len();
-        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
-        slot.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
-}
-
-impl Decimal {
-    /// The shortest decimal that round-trips to `n`'s absolute value.
-    fn of(n: &Number) -> Option<Decimal> {
-        match repr(n) {
-            Repr::Int(i) => Some(Decimal {
-                digits: u64::try_from(i.unsigned_abs()).ok()?,
-                exponent: 0,
-            }),
-            Repr::Float(f) => Self::of_float(f.abs()),
-        }
-        .map(Decimal::trimmed)
-    }
-
-    fn of_float(f: f64) -> Option<Decimal> {
-        if !f.is_finite() {
-            return None;
-        }
-        let mut text = StackText {
-            bytes: [0; 40],
-            len: 0,
-        };
-        write!(text, "{f:e}").ok()?;
-        let text = std::str::from_utf8(&text.bytes[..text.len]).ok()?;
-        let (mantissa, exponent) = text.split_once('e')?;
-        let mut exponent: i32 = exponent.parse().ok()?;
-        let mut digits: u64 = 0;
-        let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-        for c in whole.bytes().chain(fraction.bytes()) {
-            digits = digits
-                .checked_mul(10)?
-                .checked_add(u64::from(c.checked_sub(b'0')?))?;
-        }
-        exponent -= i32::try_from(fraction.len()).ok()?;
-        Some(Decimal { digits, exponent })
-    }
-
-    fn trimmed(mut self) -> Decimal {
-        while self.digits != 0 && self.digits % 10 == 0 {
-            self.digits /= 10;
-            self.exponent += 1;
-        }
-        self
-    }
-}
-
 /// Whether `value` is an integer multiple of `divisor` (`divisor > 0`), exactly.
+#[inline]
 pub(crate) fn is_multiple_of(value: &Number, divisor: &Number) -> bool {
-    // The common case in one machine division rather than a 128-bit one.
-    if let (Some(v), Some(d)) = (value.as_u64(), divisor.as_u64()) {
-        return d != 0 && v % d == 0;
+    chosen::is_multiple_of(value, divisor)
+}
+
+/// Feeds `n` to `state` so that equal numbers hash alike, whatever their spelling.
+pub(crate) fn hash<H: Hasher>(n: &Number, state: &mut H) {
+    chosen::hash(n, state)
+}
+
+/// The default build: numbers as `serde_json` holds them (`u64`, `i64` or `f64`). Also
+/// the fallback of the exact build for texts that are not JSON numbers.
+mod machine {
+    use super::*;
+
+    /// A number as the validator sees it: an exact integer or a finite float.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    enum Repr {
+        Int(i128),
+        Float(f64),
     }
-    if let (Repr::Int(v), Repr::Int(d)) = (repr(value), repr(divisor)) {
-        return d != 0 && v % d == 0;
-    }
-    let (Some(value), Some(divisor)) = (Decimal::of(value), Decimal::of(divisor)) else {
-        return false;
-    };
-    if value.digits == 0 {
-        return true;
-    }
-    if divisor.digits == 0 {
-        return false;
-    }
-    let (a, b) = (u128::from(value.digits), u128::from(divisor.digits));
-    if value.exponent >= divisor.exponent {
-        // value / divisor = (a * 10^k) / b: reduce a * 10^k modulo b step by step.
-        let mut rest = a % b;
-        for _ in 0..(value.exponent - divisor.exponent) {
-            if rest == 0 {
-                break;
-            }
-            rest = rest * 10 % b;
+
+    fn repr(n: &Number) -> Repr {
+        if let Some(u) = n.as_u64() {
+            Repr::Int(i128::from(u))
+        } else if let Some(i) = n.as_i64() {
+            Repr::Int(i128::from(i))
+        } else {
+            Repr::Float(n.as_f64().unwrap_or(f64::NAN))
         }
-        rest == 0
-    } else {
-        // value / divisor = a / (b * 10^k): b * 10^k must divide a, so it cannot exceed it.
-        let k = (divisor.exponent - value.exponent) as u32;
-        10u128
-            .checked_pow(k)
-            .and_then(|scale| b.checked_mul(scale))
-            .is_some_and(|scaled| a % scaled == 0)
+    }
+
+    /// Whether `n` is an integer in the JSON Schema sense (`1.0` is one).
+    #[inline]
+    pub(super) fn is_integer(n: &Number) -> bool {
+        match repr(n) {
+            Repr::Int(_) => true,
+            Repr::Float(f) => is_integral(f),
+        }
+    }
+
+    /// Whether a float has no fractional part. Out of line on purpose: inlined, its `trunc`
+    /// call was hoisted out of the interpreter's leaf loops and paid on every visit, number
+    /// or not.
+    #[inline(never)]
+    fn is_integral(f: f64) -> bool {
+        f.is_finite() && f.fract() == 0.0
+    }
+
+    /// Compares an integer with a float exactly.
+    fn cmp_int_float(i: i128, f: f64) -> Ordering {
+        // Rounding to f64 is monotonic, so a strict difference after rounding is a strict
+        // difference before it; only a tie needs an exact look, and a tie means `f` is an
+        // integer within i128 range (|i| < 2^64).
+        let rounded = i as f64;
+        match rounded.partial_cmp(&f) {
+            Some(Ordering::Equal) => i.cmp(&(f as i128)),
+            Some(order) => order,
+            None => Ordering::Less, // NaN never comes from JSON; any answer is fine
+        }
+    }
+
+    /// Compares two JSON numbers exactly (as held).
+    pub(super) fn compare(a: &Number, b: &Number) -> Ordering {
+        match (repr(a), repr(b)) {
+            (Repr::Int(x), Repr::Int(y)) => x.cmp(&y),
+            (Repr::Int(x), Repr::Float(y)) => cmp_int_float(x, y),
+            (Repr::Float(x), Repr::Int(y)) => cmp_int_float(y, x).reverse(),
+            (Repr::Float(x), Repr::Float(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+        }
+    }
+
+    /// Whether `n` is above zero.
+    pub(super) fn is_positive(n: &Number) -> bool {
+        n.as_f64().is_some_and(|f| f > 0.0)
+    }
+
+    /// `n`, if it is a non-negative integer, saturating at `u64::MAX`.
+    pub(super) fn non_negative_integer(n: &Number) -> Option<u64> {
+        n.as_u64().or_else(|| {
+            n.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f as u64)
+        })
+    }
+
+    /// Equal numbers hash alike whatever their representation: integral values hash as
+    /// integers, the rest by their bits (-0.0 is integral, so it hashes as 0).
+    pub(super) fn hash<H: Hasher>(n: &Number, state: &mut H) {
+        match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i128::from(i).hash(state),
+            (_, Some(u), _) => i128::from(u).hash(state),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1.8e19 => (f as i128).hash(state),
+            (_, _, Some(f)) => f.to_bits().hash(state),
+            _ => {}
+        }
+    }
+
+    /// A non-negative number as `digits * 10^exponent`.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Decimal {
+        digits: u64,
+        exponent: i32,
+    }
+
+    /// A fixed buffer that `write!` can fill without allocating.
+    struct StackText {
+        bytes: [u8; 40],
+        len: usize,
+    }
+
+    impl Write for StackText {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let end = self.len + s.len();
+            let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+            slot.copy_from_slice(s.as_bytes());
+            self.len = end;
+            Ok(())
+        }
+    }
+
+    impl Decimal {
+        /// The shortest decimal that round-trips to `n`'s absolute value.
+        fn of(n: &Number) -> Option<Decimal> {
+            match repr(n) {
+                Repr::Int(i) => Some(Decimal {
+                    digits: u64::try_from(i.unsigned_abs()).ok()?,
+                    exponent: 0,
+                }),
+                Repr::Float(f) => Self::of_float(f.abs()),
+            }
+            .map(Decimal::trimmed)
+        }
+
+        fn of_float(f: f64) -> Option<Decimal> {
+            if !f.is_finite() {
+                return None;
+            }
+            let mut text = StackText {
+                bytes: [0; 40],
+                len: 0,
+            };
+            write!(text, "{f:e}").ok()?;
+            let text = std::str::from_utf8(&text.bytes[..text.len]).ok()?;
+            let (mantissa, exponent) = text.split_once('e')?;
+            let mut exponent: i32 = exponent.parse().ok()?;
+            let mut digits: u64 = 0;
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            for c in whole.bytes().chain(fraction.bytes()) {
+                digits = digits
+                    .checked_mul(10)?
+                    .checked_add(u64::from(c.checked_sub(b'0')?))?;
+            }
+            exponent -= i32::try_from(fraction.len()).ok()?;
+            Some(Decimal { digits, exponent })
+        }
+
+        fn trimmed(mut self) -> Decimal {
+            while self.digits != 0 && self.digits % 10 == 0 {
+                self.digits /= 10;
+                self.exponent += 1;
+            }
+            self
+        }
+    }
+
+    /// Whether `value` is an integer multiple of `divisor` (`divisor > 0`), exactly (as
+    /// held).
+    pub(super) fn is_multiple_of(value: &Number, divisor: &Number) -> bool {
+        // The common case in one machine division rather than a 128-bit one.
+        if let (Some(v), Some(d)) = (value.as_u64(), divisor.as_u64()) {
+            return d != 0 && v % d == 0;
+        }
+        if let (Repr::Int(v), Repr::Int(d)) = (repr(value), repr(divisor)) {
+            return d != 0 && v % d == 0;
+        }
+        let (Some(value), Some(divisor)) = (Decimal::of(value), Decimal::of(divisor)) else {
+            return false;
+        };
+        if value.digits == 0 {
+            return true;
+        }
+        if divisor.digits == 0 {
+            return false;
+        }
+        let (a, b) = (u128::from(value.digits), u128::from(divisor.digits));
+        if value.exponent >= divisor.exponent {
+            // value / divisor = (a * 10^k) / b: reduce a * 10^k modulo b step by step.
+            let mut rest = a % b;
+            for _ in 0..(value.exponent - divisor.exponent) {
+                if rest == 0 {
+                    break;
+                }
+                rest = rest * 10 % b;
+            }
+            rest == 0
+        } else {
+            // value / divisor = a / (b * 10^k): b * 10^k must divide a, so it cannot exceed it.
+            let k = (divisor.exponent - value.exponent) as u32;
+            10u128
+                .checked_pow(k)
+                .and_then(|scale| b.checked_mul(scale))
+                .is_some_and(|scaled| a % scaled == 0)
+        }
     }
 }
 
@@ -231,6 +364,46 @@ mod tests {
                 !is_multiple_of(&num(v.clone()), &num(d.clone())),
                 "{v} % {d}"
             );
+        }
+    }
+
+    /// A finite double, or an integer, spelt as `serde_json` would print it or in
+    /// exponent form.
+    fn spelt() -> impl proptest::strategy::Strategy<Value = (Number, String)> {
+        use proptest::prelude::*;
+        let double = any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_flat_map(|f| (Just(f), any::<bool>()))
+            .prop_map(|(f, exponent_form)| {
+                let text = if exponent_form {
+                    format!("{f:e}")
+                } else {
+                    format!("{f}")
+                };
+                (Number::from_f64(f).unwrap(), text)
+            });
+        let small = (-1000.0f64..1000.0).prop_map(|f| {
+            let f = (f * 100.0).round() / 100.0;
+            (Number::from_f64(f).unwrap(), format!("{f}"))
+        });
+        let integer = any::<i64>().prop_map(|i| (Number::from(i), i.to_string()));
+        prop_oneof![double, small, integer]
+    }
+
+    proptest::proptest! {
+        /// Where doubles and 64-bit integers are exact, the exact decimal arithmetic of
+        /// the `arbitrary-precision` build agrees with the machine arithmetic of the
+        /// default build: the two builds differ only past what doubles hold.
+        #[test]
+        fn exact_and_machine_arithmetic_agree_on_doubles((a, a_text) in spelt(), (b, b_text) in spelt()) {
+            use super::super::decimal::Decimal;
+            let (x, y) = (Decimal::parse(&a_text).unwrap(), Decimal::parse(&b_text).unwrap());
+            proptest::prop_assert_eq!(x.cmp(&y), machine::compare(&a, &b));
+            proptest::prop_assert_eq!(x.is_integer(), machine::is_integer(&a));
+            proptest::prop_assert_eq!(x.is_positive(), machine::is_positive(&a));
+            if y.is_positive() {
+                proptest::prop_assert_eq!(x.is_multiple_of(&y), machine::is_multiple_of(&a, &b));
+            }
         }
     }
 }
