@@ -1,0 +1,124 @@
+//! `mcp-jsonschema`: the library on the command line.
+//!
+//! - `validate SCHEMA [INSTANCE ...]`: instances from files, `-` (standard input) or JSON
+//!   Lines; one line per error, `file:line /pointer: message`.
+//! - `check SCHEMA ...`: every problem of each schema, with its pointer.
+//! - `tools FILE`: a report per tool of a `tools/list` result, with a client-compatibility
+//!   lint.
+//! - `bowtie`: a harness speaking Bowtie's protocol v1 on standard input and output.
+//!
+//! Exit codes: 0 when everything is valid, 1 when an instance or schema is not, 2 for a
+//! usage error, an unreadable or malformed file, or (for `validate`) a schema that does
+//! not compile. Colour only on a terminal, never with `NO_COLOR` set.
+
+mod bowtie;
+mod check;
+mod input;
+mod lint;
+mod locate;
+mod paint;
+mod tools;
+mod validate;
+mod walk;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mcp_jsonschema::Draft;
+use std::process::ExitCode;
+
+/// Validate JSON instances and check JSON Schemas (2020-12, 2019-09, draft 7, 6 and 4),
+/// with the Model Context Protocol's tool-schema rules on demand.
+#[derive(Debug, Parser)]
+#[command(name = "mcp-jsonschema", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Validate instances against a schema.
+    ///
+    /// Exit code 0 when every instance is valid, 1 when one is not, 2 for a usage error,
+    /// an unreadable file, malformed JSON or a schema that does not compile.
+    Validate(validate::Args),
+    /// Check schemas: the metaschema of their dialect, references, patterns, and with
+    /// `--mcp` the MCP profile's bounds and reference rules.
+    ///
+    /// Exit code 0 when every schema is usable, 1 when one is not, 2 for a usage error or
+    /// an unreadable file.
+    Check(check::Args),
+    /// Report on every tool of a `tools/list` result: whether its schemas compile under
+    /// the MCP profile, what the wire form adds, and what widely used clients and model
+    /// providers are documented to reject or ignore.
+    ///
+    /// Exit code 0 when no tool has an error (warnings allowed), 1 when one has, 2 for a
+    /// usage error or an unreadable file.
+    Tools(tools::Args),
+    /// Speak Bowtie's harness protocol (version 1) on standard input and output.
+    Bowtie,
+}
+
+/// How a run ended, as the process's exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outcome {
+    /// Everything checked is valid.
+    Valid,
+    /// Something checked is not.
+    Invalid,
+}
+
+/// A failure that ends the run with exit code 2: the message names the file (and the
+/// line and column, or the pointer, when there is one).
+#[derive(Debug)]
+struct Failure(String);
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The dialect assumed for schemas without `$schema`, as given on the command line.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum DraftArg {
+    #[value(name = "4")]
+    Draft4,
+    #[value(name = "6")]
+    Draft6,
+    #[value(name = "7")]
+    Draft7,
+    #[value(name = "2019-09")]
+    Draft201909,
+    #[value(name = "2020-12")]
+    Draft202012,
+}
+
+impl From<DraftArg> for Draft {
+    fn from(draft: DraftArg) -> Draft {
+        match draft {
+            DraftArg::Draft4 => Draft::Draft4,
+            DraftArg::Draft6 => Draft::Draft6,
+            DraftArg::Draft7 => Draft::Draft7,
+            DraftArg::Draft201909 => Draft::Draft201909,
+            DraftArg::Draft202012 => Draft::Draft202012,
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Validate(args) => validate::run(&args),
+        Command::Check(args) => check::run(&args),
+        Command::Tools(args) => tools::run(&args),
+        Command::Bowtie => bowtie::run(),
+    };
+    match result {
+        Ok(Outcome::Valid) => ExitCode::SUCCESS,
+        Ok(Outcome::Invalid) => ExitCode::from(1),
+        Err(failure) => {
+            eprintln!("mcp-jsonschema: {failure}");
+            ExitCode::from(2)
+        }
+    }
+}

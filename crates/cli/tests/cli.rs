@@ -1,0 +1,570 @@
+//! The built `mcp-jsonschema` binary, run as a user would: every subcommand, every exit
+//! code, and bad input (missing files, malformed JSON, invalid schemas, empty stdin).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// What a run printed and how it exited.
+#[derive(Debug)]
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs the binary in `dir` with `args`, feeding `stdin`.
+fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // A process that exits before reading its input closes the pipe: not an error here.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let output = child.wait_with_output().expect("the binary ends");
+    Run {
+        code: output.status.code().expect("an exit code, not a signal"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    }
+}
+
+/// A fresh directory holding `files` (name, contents).
+fn dir_with(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (name, contents) in files {
+        std::fs::write(dir.join(name), contents).expect("a test file");
+    }
+    dir
+}
+
+const WEATHER: &str = r#"{
+  "type": "object",
+  "properties": {
+    "city": {"type": "string", "minLength": 1},
+    "units": {"enum": ["metric", "imperial"]}
+  },
+  "required": ["city"],
+  "additionalProperties": false
+}"#;
+
+const BAD_CALL: &str = r#"{
+  "city": "",
+  "units": "kelvin",
+  "x": 1
+}"#;
+
+#[test]
+fn validate_prints_each_error_with_its_file_line_and_pointer() {
+    let dir = dir_with(
+        "validate_errors",
+        &[
+            ("s.json", WEATHER),
+            ("bad.json", BAD_CALL),
+            ("ok.json", r#"{"city": "Oslo"}"#),
+        ],
+    );
+    let run = run_in(&dir, &["validate", "s.json", "ok.json", "bad.json"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "ok.json: valid\n\
+         bad.json:2 /city: \"\" is shorter than 1 characters\n\
+         bad.json:3 /units: expected one of \"metric\", \"imperial\", got \"kelvin\"\n\
+         bad.json:4 /x: property \"x\" is not allowed\n"
+    );
+    assert!(run.stderr.starts_with("1 valid, 1 invalid ("), "{run:?}");
+    // Not a terminal: no colour.
+    assert!(!run.stdout.contains('\x1b'));
+
+    let run = run_in(&dir, &["validate", "s.json", "ok.json", "ok.json"], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "ok.json: valid\nok.json: valid\n")
+    );
+    assert!(run.stderr.starts_with("2 valid, 0 invalid ("), "{run:?}");
+}
+
+#[test]
+fn validate_reads_json_lines_and_standard_input() {
+    let dir = dir_with("validate_jsonl", &[("s.json", WEATHER)]);
+    let log = "{\"city\": \"Oslo\"}\n\n{\"units\": \"kelvin\"}\n";
+    let run = run_in(&dir, &["validate", "s.json", "--jsonl", "-"], log);
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "<stdin>:1: valid\n\
+         <stdin>:3 (root): missing required property \"city\"\n\
+         <stdin>:3 /units: expected one of \"metric\", \"imperial\", got \"kelvin\"\n"
+    );
+    let run = run_in(&dir, &["validate", "s.json", "-"], "{\"city\": \"Lima\"}");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "<stdin>: valid\n"));
+    // An empty log has no instances; an empty document is not a document.
+    let run = run_in(&dir, &["validate", "s.json", "--jsonl", "-"], "");
+    assert_eq!(run.code, 0, "{run:?}");
+    assert!(run.stderr.starts_with("0 valid, 0 invalid"), "{run:?}");
+    let run = run_in(&dir, &["validate", "s.json", "-"], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stderr,
+        "mcp-jsonschema: <stdin>: no JSON value (the input is empty)\n"
+    );
+}
+
+#[test]
+fn validate_flag_output_and_quiet() {
+    let dir = dir_with(
+        "validate_flag",
+        &[("s.json", WEATHER), ("bad.json", BAD_CALL)],
+    );
+    let log = "{\"city\": \"Oslo\"}\n{}\n";
+    let run = run_in(
+        &dir,
+        &["validate", "s.json", "--output", "flag", "--jsonl", "-"],
+        log,
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "{\"valid\":true}\n{\"valid\":false}\n");
+    let run = run_in(&dir, &["validate", "--quiet", "s.json", "bad.json"], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (1, "", "")
+    );
+}
+
+#[test]
+fn validate_options_choose_the_dialect_formats_and_mcp_rules() {
+    let dir = dir_with(
+        "validate_options",
+        &[
+            ("draft4.json", r#"{"maximum": 5, "exclusiveMaximum": true}"#),
+            ("five.json", "5"),
+            ("email.json", r#"{"format": "email"}"#),
+            ("x.json", r#""x""#),
+            ("remote.json", r#"{"$ref": "https://example.com/s.json"}"#),
+            ("tool.json", r#"{"properties": {"n": {"type": "integer"}}}"#),
+            ("args.json", r#"{"n": 1}"#),
+            ("array.json", "[1]"),
+        ],
+    );
+    // Draft 4's boolean exclusiveMaximum, and the same schema refused in 2020-12.
+    let run = run_in(
+        &dir,
+        &["validate", "--draft", "4", "draft4.json", "five.json"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "five.json:1 (root): 5 is not less than the exclusive maximum of 5\n"
+    );
+    let run = run_in(&dir, &["validate", "draft4.json", "five.json"], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .starts_with("mcp-jsonschema: draft4.json:1: invalid schema: ")
+            && run.stderr.contains("/exclusiveMaximum"),
+        "{run:?}"
+    );
+    let run = run_in(&dir, &["validate", "--mcp-input", "remote.json"], "");
+    assert!(run.stderr.contains("invalid schema"), "{run:?}");
+    let run = run_in(
+        &dir,
+        &[
+            "validate",
+            "--mcp-input",
+            "tool.json",
+            "args.json",
+            "array.json",
+        ],
+        "",
+    );
+    assert_eq!(
+        run.stdout,
+        "args.json: valid\narray.json:1 (root): expected object, got array [1]\n"
+    );
+    let exit_codes: [(&[&str], i32); 6] = [
+        // `format` asserted only when asked (2020-12).
+        (&["email.json", "x.json"], 0),
+        (&["--assert-formats", "email.json", "x.json"], 1),
+        // The MCP rules: no remote references; an input schema's root is an object, an
+        // output schema's root whatever it says.
+        (&["--mcp-input", "remote.json"], 2),
+        (&["--mcp-input", "tool.json", "args.json", "array.json"], 1),
+        (&["--mcp-output", "tool.json", "array.json"], 1),
+        (&["tool.json", "array.json"], 0),
+    ];
+    for (args, code) in exit_codes {
+        let run = run_in(&dir, &[&["validate"], args].concat(), "");
+        assert_eq!(run.code, code, "{args:?}: {run:?}");
+    }
+}
+
+#[test]
+fn bad_input_exits_with_2_and_says_where() {
+    let dir = dir_with(
+        "bad_input",
+        &[
+            ("s.json", WEATHER),
+            ("broken.json", "{\n  \"city\": \"Oslo\",\n  \"units\": }\n"),
+            (
+                "bad-schema.json",
+                "{\n  \"properties\": {\n    \"n\": {\"minimum\": \"x\"}\n  }\n}",
+            ),
+        ],
+    );
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["validate", "s.json", "missing.json"],
+            "mcp-jsonschema: missing.json: cannot read: ",
+        ),
+        (
+            &["validate", "s.json", "broken.json"],
+            "mcp-jsonschema: broken.json:3:12: invalid JSON: expected value\n",
+        ),
+        (
+            &["validate", "s.json", "--jsonl", "broken.json"],
+            "mcp-jsonschema: broken.json:1:1: invalid JSON: ",
+        ),
+        (
+            &["validate", "bad-schema.json", "s.json"],
+            "mcp-jsonschema: bad-schema.json:3: invalid schema: ",
+        ),
+        (
+            &["validate", "-", "-"],
+            "mcp-jsonschema: standard input (`-`) can be read only once\n",
+        ),
+        (
+            &["check", "missing.json"],
+            "mcp-jsonschema: missing.json: cannot read: ",
+        ),
+    ];
+    for (args, expected) in cases {
+        let run = run_in(&dir, args, "");
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.starts_with(expected), "{args:?}: {run:?}");
+        assert_eq!(run.stdout, "", "{args:?}");
+    }
+    // Usage errors are clap's, with exit code 2 too.
+    for args in [
+        &["validate"][..],
+        &["frobnicate"],
+        &["validate", "s.json", "--output", "xml"],
+    ] {
+        let run = run_in(&dir, args, "");
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stderr.starts_with("error: "), "{args:?}: {run:?}");
+    }
+}
+
+#[test]
+fn check_lists_every_problem_with_its_line() {
+    let bad =
+        "{\n  \"type\": \"objekt\",\n  \"properties\": {\n    \"n\": {\"minimum\": \"x\"}\n  }\n}";
+    let mut deep = String::from("true");
+    for _ in 0..70 {
+        deep = format!("{{\"items\": {deep}}}");
+    }
+    let dir = dir_with(
+        "check",
+        &[
+            ("ok.json", WEATHER),
+            ("bad.json", bad),
+            ("deep.json", &deep),
+            ("pattern.json", r#"{"pattern": "(unclosed"}"#),
+            ("remote.json", r#"{"$ref": "https://example.com/s.json"}"#),
+        ],
+    );
+    let run = run_in(&dir, &["check", "ok.json", "bad.json"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "ok.json: ok");
+    assert_eq!(lines.len(), 3, "{run:?}");
+    assert!(
+        lines[1].starts_with("bad.json:4 /properties/n/minimum: "),
+        "{run:?}"
+    );
+    assert!(lines[2].starts_with("bad.json:2 /type: "), "{run:?}");
+    // What only compiling finds: a pattern that is not a regex, a remote reference.
+    let run = run_in(&dir, &["check", "pattern.json", "remote.json"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert!(lines[0].starts_with("pattern.json:1 /pattern: "), "{run:?}");
+    assert!(lines[1].starts_with("remote.json:1 /$ref: "), "{run:?}");
+    // The MCP profile's bounds: 70 levels are fine in general, not for a tool.
+    let run = run_in(&dir, &["check", "deep.json"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (0, "deep.json: ok\n"));
+    let run = run_in(&dir, &["check", "--mcp", "deep.json"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout.starts_with("deep.json:1 /items/items/"),
+        "{run:?}"
+    );
+    let run = run_in(&dir, &["check", "--quiet", "ok.json", "bad.json"], "");
+    assert_eq!((run.code, run.stdout.as_str()), (1, ""));
+}
+
+/// Checks `reply` against the protocol's `kind` reply schema (tests/data).
+fn assert_protocol(kind: &str, reply: &serde_json::Value) {
+    let schema: serde_json::Value =
+        serde_json::from_str(include_str!("data/bowtie-protocol.json")).unwrap();
+    let mut schema = schema;
+    schema["$ref"] = format!("#/$defs/{kind}").into();
+    let validator = mcp_jsonschema::Validator::options()
+        .with_format_assertion(true)
+        .build(&schema)
+        .unwrap();
+    let errors: Vec<String> = validator
+        .iter_errors(reply)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{kind} reply {reply}: {errors:?}");
+}
+
+#[test]
+fn bowtie_transcript() {
+    let dir = dir_with("bowtie", &[]);
+    let requests = [
+        r#"{"cmd": "start", "version": 1}"#,
+        r#"{"cmd": "dialect", "dialect": "http://json-schema.org/draft-07/schema#"}"#,
+        // A registry with a remote of a dialect the harness does not run (draft 3).
+        r#"{"cmd": "run", "seq": 1, "case": {"description": "remote ref", "schema": {"$ref": "http://localhost:1234/integer.json"}, "registry": {"http://localhost:1234/integer.json": {"type": "integer"}, "http://localhost:1234/draft3/subSchemas.json": {"$schema": "http://json-schema.org/draft-03/schema#", "type": "any"}}, "tests": [{"description": "int", "instance": 1}, {"description": "str", "instance": "a"}]}}"#,
+        // Draft 7 is the default dialect now: `$defs` is just an unknown keyword there,
+        // but `definitions` resolve.
+        r##"{"cmd": "run", "seq": "two", "case": {"description": "draft 7", "schema": {"definitions": {"n": {"type": "null"}}, "$ref": "#/definitions/n"}, "tests": [{"description": "null", "instance": null}]}}"##,
+        r#"{"cmd": "run", "seq": 3, "case": {"description": "errored", "schema": {"type": 12}, "tests": [{"description": "x", "instance": 1}]}}"#,
+        r#"{"cmd": "run", "seq": 4, "output": "annotations", "case": {"description": "annotations", "schema": {"title": "t"}, "tests": [{"description": "x", "instance": 1}]}}"#,
+        r#"{"cmd": "dialect", "dialect": "http://json-schema.org/draft-03/schema#"}"#,
+        r#"{"cmd": "stop"}"#,
+        r#"{"cmd": "run", "seq": 5, "case": {"description": "after stop", "schema": {}, "tests": []}}"#,
+    ];
+    let run = run_in(&dir, &["bowtie"], &(requests.join("\n") + "\n"));
+    assert_eq!(run.code, 0, "{run:?}");
+    let replies: Vec<serde_json::Value> = (run.stdout.lines())
+        .map(|line| serde_json::from_str(line).expect("each reply is one JSON line"))
+        .collect();
+    assert_eq!(
+        replies.len(),
+        7,
+        "one reply per request before stop: {run:?}"
+    );
+    let kinds = ["start", "dialect", "run", "run", "run", "run", "dialect"];
+    for (kind, reply) in kinds.iter().zip(&replies) {
+        assert_protocol(kind, reply);
+    }
+    let implementation = &replies[0]["implementation"];
+    assert_eq!(implementation["name"], "mcp-jsonschema");
+    assert_eq!(implementation["dialects"].as_array().map(Vec::len), Some(5));
+    assert_eq!(replies[1], serde_json::json!({"ok": true}));
+    assert_eq!(
+        replies[2],
+        serde_json::json!({"seq": 1, "results": [{"valid": true}, {"valid": false}]})
+    );
+    assert_eq!(
+        replies[3],
+        serde_json::json!({"seq": "two", "results": [{"valid": true}]})
+    );
+    assert_eq!(replies[4]["errored"], true);
+    let message = replies[4]["context"]["message"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(message.contains("/type"), "{message}");
+    assert_eq!(replies[5]["skipped"], true);
+    assert_eq!(replies[6], serde_json::json!({"ok": false}));
+}
+
+#[test]
+fn bowtie_refuses_what_is_not_the_protocol_without_writing_to_stdout() {
+    let dir = dir_with("bowtie_bad", &[]);
+    for input in [
+        "not json\n",
+        "{\"cmd\": \"run\", \"seq\": 1}\n",
+        "{\"cmd\": \"start\", \"version\": 2}\n",
+        "{\"cmd\": \"start\", \"version\": 1}\n{\"cmd\": \"launch\"}\n",
+    ] {
+        let run = run_in(&dir, &["bowtie"], input);
+        assert_eq!(run.code, 2, "{input}: {run:?}");
+        assert!(
+            run.stderr.starts_with("mcp-jsonschema: "),
+            "{input}: {run:?}"
+        );
+        let replies = run.stdout.lines().count();
+        assert_eq!(replies, usize::from(input.contains("launch")), "{input}");
+    }
+}
+
+/// The shipped example: the SEP's three demo tools and three with problems.
+const EXAMPLE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../examples/tools-list.json"
+);
+
+#[test]
+fn tools_reports_each_tool_of_the_example() {
+    let dir = dir_with("tools_example", &[]);
+    let run = run_in(&dir, &["tools", EXAMPLE], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let headers: Vec<&str> = (run.stdout.lines())
+        .filter(|line| !line.starts_with(' '))
+        .collect();
+    assert_eq!(
+        headers,
+        [
+            "get-weather-forecast: ok",
+            "get-count: ok",
+            "find-by-id-or-name: ok",
+            "files.read: 3 errors",
+            "search: 2 errors",
+            "list_repositories: 1 error",
+            "rules cited:",
+        ],
+        "{}",
+        run.stdout
+    );
+    let has = |text: &str| run.stdout.contains(text);
+    // The wire form, the MCP profile's errors, and rules of several providers.
+    assert!(has("  inputSchema: compiles under the MCP profile; on the wire it gets \"$schema\": \"https://json-schema.org/draft/2020-12/schema\", \"type\": \"object\"\n"));
+    assert!(has(
+        "  error inputSchema/type: inputSchema must have type \"object\", got \"array\"\n"
+    ));
+    assert!(has("  error [openai-function-name] name: \"files.read\": characters not allowed: ['.'] (OpenAI)\n"));
+    assert!(has(
+        "  warning [vertex-parameter-name] inputSchema/properties/max-bytes: "
+    ));
+    assert!(has(
+        "  error [bedrock-empty-description] description: the description is empty (AWS Bedrock)\n"
+    ));
+    assert!(has(
+        "  warning [mcp-2025-11-25-output-schema-object] outputSchema/type: "
+    ));
+    // find-by-id-or-name's outputSchema is an object on the wire: no such warning there.
+    assert_eq!(
+        run.stdout
+            .matches("[mcp-2025-11-25-output-schema-object]")
+            .count(),
+        2
+    );
+    // Each rule that fired is cited once, with its page and its words.
+    assert!(has("rules cited:\n"));
+    assert!(has("  openai-function-name (OpenAI, error): https://platform.openai.com/docs/api-reference/chat/create\n    \"The name of the function to be called. Must be a-z, A-Z, 0-9, or contain underscores and dashes, with a maximum length of 64.\"\n"));
+    assert_eq!(run.stdout.matches("  openai-function-name (").count(), 1);
+    assert_eq!(
+        run.stderr, "6 tools: 6 errors, 10 warnings\n",
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn tools_json_report_for_programs() {
+    let dir = dir_with("tools_json", &[]);
+    let run = run_in(&dir, &["tools", "--format", "json", EXAMPLE], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
+    assert_eq!(report["errors"], 6);
+    let tools = report["tools"].as_array().expect("a list of tools");
+    assert_eq!(tools.len(), 6);
+    assert_eq!(tools[0]["name"], "get-weather-forecast");
+    assert_eq!(tools[0]["inputSchema"]["compiles"], true);
+    assert_eq!(
+        tools[2]["inputSchema"]["wireAdds"]["type"], "object",
+        "{:#}",
+        tools[2]
+    );
+    assert_eq!(tools[5]["inputSchema"]["error"]["pointer"], "/type");
+    let rules: Vec<&str> = (tools[3]["findings"].as_array().into_iter().flatten())
+        .filter(|f| f["severity"] == "error")
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            "openai-function-name",
+            "anthropic-tool-name",
+            "bedrock-tool-name"
+        ]
+    );
+    assert_eq!(report["listFindings"], serde_json::json!([]));
+}
+
+#[test]
+fn tools_reads_every_shape_of_tools_list_and_refuses_others() {
+    let ok = r#"{"name": "ok_tool", "description": "d", "inputSchema": {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": false}}"#;
+    let many: Vec<String> = (0..129)
+        .map(|i| ok.replace("ok_tool", &format!("tool_{i}")))
+        .collect();
+    let dir = dir_with(
+        "tools_shapes",
+        &[
+            ("result.json", &format!("{{\"tools\": [{ok}]}}")),
+            ("array.json", &format!("[{ok}]")),
+            (
+                "two.jsonl",
+                &format!("{{\"tools\": [{ok}]}}\n{{\"result\": {{\"tools\": [{ok}]}}}}\n"),
+            ),
+            ("many.json", &format!("[{}]", many.join(","))),
+            (
+                "other.json",
+                "{\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}}",
+            ),
+            ("broken.json", "{\"tools\": [\n{]}"),
+        ],
+    );
+    for file in ["result.json", "array.json"] {
+        let run = run_in(&dir, &["tools", file], "");
+        assert_eq!((run.code, run.stdout.as_str()), (0, "ok_tool: ok\n  inputSchema: compiles under the MCP profile; on the wire it gets \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"\n"), "{file}");
+        assert_eq!(run.stderr, "1 tools: 0 errors, 0 warnings\n");
+    }
+    // Warnings only (exit 0): the same name in two documents, more tools than a client
+    // takes; and a list on standard input.
+    let stdin_list = format!("[{ok}]");
+    let warnings_only = [
+        (
+            "two.jsonl",
+            "",
+            "warning [mcp-tool-name-unique] name: 2 tools are named \"ok_tool\"",
+        ),
+        (
+            "many.json",
+            "",
+            "the list as a whole:\n  warning [vscode-tool-count] tools: 129 tools",
+        ),
+        ("-", stdin_list.as_str(), "ok_tool: ok\n"),
+    ];
+    for (file, stdin, expected) in warnings_only {
+        let run = run_in(&dir, &["tools", file], stdin);
+        assert_eq!(run.code, 0, "{file}: {run:?}");
+        assert!(run.stdout.contains(expected), "{file}: {run:?}");
+    }
+    let cases = [
+        (
+            "other.json",
+            "mcp-jsonschema: other.json: document 1 is not a tools/list result",
+        ),
+        (
+            "broken.json",
+            "mcp-jsonschema: broken.json:2:2: invalid JSON: ",
+        ),
+        (
+            "-",
+            "mcp-jsonschema: <stdin>: no JSON value (the input is empty)",
+        ),
+        (
+            "missing.json",
+            "mcp-jsonschema: missing.json: cannot read: ",
+        ),
+    ];
+    for (file, expected) in cases {
+        let run = run_in(&dir, &["tools", file], "");
+        assert_eq!(run.code, 2, "{file}: {run:?}");
+        assert!(run.stderr.starts_with(expected), "{file}: {run:?}");
+    }
+}
