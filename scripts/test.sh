@@ -8,11 +8,17 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/fetch-suite.sh
-cargo test --all-targets --no-fail-fast
+# The library and the workspace crates (crates/: the command-line tool).
+cargo test --workspace --all-targets --no-fail-fast
 # The exact-numbers build (serde_json keeps number texts): the unit tests (the decimal
 # arithmetic), the suite and the number tests again, with the feature on.
 cargo test --features arbitrary-precision --lib --test suite --test numbers --no-fail-fast
 # The differential test against the jsonschema crate is a crate of its own, so that
 # competitor never enters the library's dependency tree.
 cargo test --manifest-path tests/differential/Cargo.toml
-cargo test --doc
+cargo test --workspace --doc
+if scripts/bowtie.sh --check-python; then
+    scripts/bowtie.sh
+else
+    echo "test: SKIPPED scripts/bowtie.sh: no Python >= 3.13 on this machine (Bowtie needs one)"
+fi
