@@ -144,6 +144,37 @@ impl ToolSchema {
         self.validator.iter_errors(instance)
     }
 
+    /// Every error of tool arguments held as a map, the way SDKs keep them (rmcp's
+    /// `Option<JsonObject>`), without copying them: the map is moved into a `Value` for
+    /// the check and moved back, so `arguments` is unchanged when this returns. Missing
+    /// arguments (`None`) are validated as `{}`, as MCP says, and stay `None`.
+    ///
+    /// ```
+    /// use serde_json::{json, Map, Value};
+    /// use mcp_jsonschema::mcp::ToolSchema;
+    /// let tool = ToolSchema::input(&json!({"required": ["city"]}))?;
+    /// let mut arguments: Option<Map<String, Value>> = None;
+    /// let errors = tool.arguments_errors(&mut arguments);
+    /// assert_eq!(errors[0].to_string(), "(root): missing required property \"city\"");
+    /// assert!(arguments.is_none());
+    /// let mut arguments = json!({"city": "Oslo"}).as_object().cloned();
+    /// assert!(tool.arguments_errors(&mut arguments).is_empty());
+    /// assert_eq!(arguments, json!({"city": "Oslo"}).as_object().cloned());
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn arguments_errors(
+        &self,
+        arguments: &mut Option<Map<String, Value>>,
+    ) -> Vec<ValidationError> {
+        let given = arguments.is_some();
+        let value = Value::Object(arguments.take().unwrap_or_default());
+        let errors = self.iter_errors(&value).collect();
+        if let (Value::Object(map), true) = (value, given) {
+            *arguments = Some(map);
+        }
+        errors
+    }
+
     /// The schema as `tools/list` should carry it: the root-type default applied and
     /// `$schema` set to 2020-12 unless the author declared a dialect.
     pub fn to_wire(&self) -> &Value {
