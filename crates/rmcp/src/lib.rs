@@ -1,0 +1,71 @@
+//! Validated MCP tool calls in [rmcp](https://crates.io/crates/rmcp), the official Rust MCP
+//! SDK, with [`mcp_jsonschema`]'s MCP profile.
+//!
+//! rmcp checks no tool argument or structured result against its schema. This crate adds
+//! both, where rmcp's users already are:
+//!
+//! - **Servers**: [`ValidatedRouter`] wraps the `ToolRouter` that `#[tool_router]`
+//!   generates. It compiles every tool's `inputSchema` and `outputSchema` once, when it is
+//!   built (a schema that does not compile is an error then, not at the tool's first
+//!   call); answers a call whose arguments do not conform with `is_error: true` and one
+//!   line per error, before the tool's code or serde runs; checks `structured_content`
+//!   against the output schema before the result leaves ([`OutputPolicy`]); adds the text
+//!   fallback for structured content without a text block; and lists each schema in its
+//!   wire form. The change to a server is its router field's type and one `?`:
+//!
+//! ```ignore
+//! #[derive(Clone)]
+//! struct Weather {
+//!     tool_router: ValidatedRouter<Self>, // was ToolRouter<Self>
+//! }
+//!
+//! #[tool_router]
+//! impl Weather {
+//!     fn new() -> Result<Self, ToolSchemaError> {
+//!         Ok(Weather { tool_router: ValidatedRouter::new(Self::tool_router())? })
+//!     }
+//!     // #[tool] methods, unchanged
+//! }
+//!
+//! #[tool_handler(router = self.tool_router)] // unchanged
+//! impl ServerHandler for Weather {}
+//! ```
+//!
+//! - **Clients**: [`OutputSchemas`] compiles the output schemas of a `tools/list`, and
+//!   [`call_tool`] checks each result's `structured_content` against its tool's schema,
+//!   returning a typed error that names the tool and each problem.
+//!
+//! Schemas are compiled under the MCP profile ([`mcp_jsonschema::mcp::profile`]) through
+//! a process-wide cache keyed by their content, so a server that rebuilds its router, or a
+//! client that lists tools again, pays for each distinct schema once.
+
+#![deny(missing_docs)]
+
+mod client;
+mod server;
+
+pub use client::{call_tool, CallError, OutputError, OutputSchemas};
+pub use server::{OutputPolicy, ToolSchemaError, ValidatedRouter};
+
+use mcp_jsonschema::mcp::{Role, SchemaCache, ToolSchema};
+use mcp_jsonschema::SchemaError;
+use serde_json::{Map, Value};
+use std::sync::{Arc, OnceLock};
+
+/// Distinct schemas kept compiled per process: far more than any server lists, and a
+/// bound on what a client talking to many servers keeps.
+const CACHED_SCHEMAS: usize = 4096;
+
+/// `schema` compiled for `role` under the MCP profile, through the process-wide cache.
+fn compile(role: Role, schema: &Map<String, Value>) -> Result<Arc<ToolSchema>, SchemaError> {
+    static CACHE: OnceLock<SchemaCache> = OnceLock::new();
+    let cache = CACHE.get_or_init(|| SchemaCache::new(CACHED_SCHEMAS));
+    // rmcp keeps schemas as maps; the library reads values. One copy per compile (a cache
+    // hit included, for its digest), never per call.
+    cache.get_or_compile(role, &Value::Object(schema.clone()))
+}
+
+/// One line per error, as the model reads them: `/units: expected one of ...`.
+fn lines(errors: impl IntoIterator<Item = mcp_jsonschema::ValidationError>) -> Vec<String> {
+    errors.into_iter().map(|error| error.to_string()).collect()
+}

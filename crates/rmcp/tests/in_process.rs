@@ -1,0 +1,351 @@
+//! A real rmcp server and a real rmcp client, connected in process over
+//! `tokio::io::duplex`, with tools defined by rmcp's own macros and schemars types: valid
+//! calls reach the tool, invalid ones come back as tool errors with one line per error, a
+//! wrong structured result is caught on both sides, and every schema rmcp generates
+//! compiles under the MCP profile.
+
+use mcp_jsonschema_rmcp::{call_tool, CallError, OutputPolicy, OutputSchemas, ValidatedRouter};
+use rmcp::handler::server::router::tool::ToolRouter;
+use rmcp::handler::server::wrapper::{Json, Parameters};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, InitializeResult, JsonObject,
+    ProtocolVersion,
+};
+use rmcp::schemars::{self, JsonSchema};
+use rmcp::service::{serve_directly, RoleClient, RoleServer, RunningService, ServiceError};
+use rmcp::{tool, tool_handler, tool_router, ClientHandler, ServerHandler};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+enum Units {
+    Metric,
+    Imperial,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Place {
+    city: String,
+    country: Option<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct ForecastRequest {
+    place: Place,
+    units: Option<Units>,
+    #[schemars(range(min = 1, max = 24))]
+    hours: u32,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Hour {
+    hour: String,
+    temp: f64,
+    conditions: String,
+}
+
+/// A recursive type: a tree of names.
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Node {
+    name: String,
+    children: Vec<Node>,
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct Size {
+    count: usize,
+}
+
+/// The output schema the buggy tool declares.
+fn temperature_schema() -> Arc<JsonObject> {
+    let schema =
+        json!({"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]});
+    Arc::new(schema.as_object().cloned().unwrap_or_default())
+}
+
+#[derive(Clone)]
+struct Weather {
+    tool_router: ValidatedRouter<Self>,
+    /// How many times a tool's own code ran.
+    ran: Arc<AtomicUsize>,
+}
+
+#[tool_router]
+impl Weather {
+    fn new(policy: OutputPolicy) -> Self {
+        let router = ValidatedRouter::new(Self::tool_router()).expect("every schema compiles");
+        Weather {
+            tool_router: router.with_output_policy(policy),
+            ran: Arc::default(),
+        }
+    }
+
+    /// Hourly forecast for a place.
+    #[tool(name = "get-weather-forecast")]
+    async fn forecast(&self, Parameters(request): Parameters<ForecastRequest>) -> Json<Vec<Hour>> {
+        self.ran.fetch_add(1, Ordering::SeqCst);
+        let hours = (0..request.hours).map(|h| Hour {
+            hour: format!("{:02}:00", 9 + h),
+            temp: 14.5 + f64::from(h),
+            conditions: format!("cloudy in {}", request.place.city),
+        });
+        Json(hours.collect())
+    }
+
+    /// How many there are.
+    #[tool(name = "get-count")]
+    async fn count(&self) -> Json<i32> {
+        self.ran.fetch_add(1, Ordering::SeqCst);
+        Json(42)
+    }
+
+    /// The size of a tree.
+    #[tool(name = "tree-size")]
+    async fn tree_size(&self, Parameters(tree): Parameters<Node>) -> Json<Size> {
+        self.ran.fetch_add(1, Ordering::SeqCst);
+        fn count(node: &Node) -> usize {
+            1 + node.children.iter().map(count).sum::<usize>()
+        }
+        Json(Size {
+            count: count(&tree),
+        })
+    }
+
+    /// A server bug: structured content that breaks the declared output schema.
+    #[tool(name = "buggy-temperature", output_schema = temperature_schema())]
+    async fn buggy(&self) -> CallToolResult {
+        self.ran.fetch_add(1, Ordering::SeqCst);
+        CallToolResult::structured(json!({"temp": "warm"}))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Weather {}
+
+/// A client that speaks one protocol version.
+#[derive(Clone)]
+struct Client(ProtocolVersion);
+
+impl ClientHandler for Client {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.protocol_version = self.0.clone();
+        info
+    }
+}
+
+/// The protocol before SEP-2106, where rmcp leaves non-object output schemas out of
+/// `tools/list` and moves such results into `content[0]`; and the one with it.
+const LEGACY: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+const SEP_2106: ProtocolVersion = ProtocolVersion::V_2026_07_28;
+
+/// A client connected to `server` (running in a task) on `version`, agreed up front as
+/// rmcp's own tests do (2026-07-28 has no `initialize` handshake).
+fn connect(server: Weather, version: ProtocolVersion) -> RunningService<RoleClient, Client> {
+    let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
+    let client = Client(version.clone());
+    let mut server_info = InitializeResult::default();
+    server_info.protocol_version = version;
+    let server =
+        serve_directly::<RoleServer, _, _, _, _>(server, server_transport, Some(client.get_info()));
+    tokio::spawn(async move {
+        let _ = server.waiting().await;
+    });
+    serve_directly::<RoleClient, _, _, _, _>(client, client_transport, Some(server_info.into()))
+}
+
+fn arguments(value: Value) -> JsonObject {
+    value.as_object().cloned().unwrap_or_default()
+}
+
+fn text_of(result: &CallToolResult) -> String {
+    let texts = result.content.iter().filter_map(|block| block.as_text());
+    texts
+        .map(|text| text.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[tokio::test]
+async fn valid_calls_reach_the_tool_and_invalid_ones_come_back_as_tool_errors() {
+    let server = Weather::new(OutputPolicy::FailCall);
+    let ran = server.ran.clone();
+    let client = connect(server, SEP_2106);
+
+    let call = CallToolRequestParams::new("get-weather-forecast").with_arguments(arguments(
+        json!({"place": {"city": "Oslo"}, "units": "metric", "hours": 2}),
+    ));
+    let result = client.call_tool(call).await.expect("the call succeeds");
+    assert_ne!(result.is_error, Some(true), "{result:?}");
+    let hours = result
+        .structured_content
+        .clone()
+        .expect("structured content");
+    assert_eq!(hours.as_array().map(Vec::len), Some(2));
+    assert_eq!(ran.load(Ordering::SeqCst), 1);
+
+    let call = CallToolRequestParams::new("get-weather-forecast").with_arguments(arguments(
+        json!({"place": {"country": "NO"}, "units": "kelvin", "hours": 48}),
+    ));
+    let result = client
+        .call_tool(call)
+        .await
+        .expect("a tool error, not a protocol error");
+    assert_eq!(result.is_error, Some(true));
+    let text = text_of(&result);
+    assert!(
+        text.starts_with("invalid arguments for tool \"get-weather-forecast\":\n"),
+        "{text}"
+    );
+    for line in [
+        "/hours: 48 is greater than the maximum of 24",
+        "/place: missing required property \"city\"",
+        "/units: ",
+    ] {
+        assert!(text.contains(line), "{line:?} in {text}");
+    }
+    // Neither the tool's code nor serde ran.
+    assert_eq!(ran.load(Ordering::SeqCst), 1);
+
+    // Missing arguments are validated as {}.
+    let result = (client
+        .call_tool(CallToolRequestParams::new("get-weather-forecast"))
+        .await)
+        .expect("a tool error");
+    assert_eq!(result.is_error, Some(true));
+    let text = text_of(&result);
+    assert!(
+        text.contains("(root): missing required property \"place\""),
+        "{text}"
+    );
+
+    // A recursive type, valid and not.
+    let tree = json!({"name": "a", "children": [{"name": "b", "children": []}]});
+    let call = CallToolRequestParams::new("tree-size").with_arguments(arguments(tree));
+    let result = client.call_tool(call).await.expect("the call succeeds");
+    assert_eq!(result.structured_content, Some(json!({"count": 2})));
+    let tree = json!({"name": "a", "children": [{"name": 7, "children": []}]});
+    let call = CallToolRequestParams::new("tree-size").with_arguments(arguments(tree));
+    let result = client.call_tool(call).await.expect("a tool error");
+    assert_eq!(result.is_error, Some(true));
+    assert!(text_of(&result).contains("/children/0/name: expected string, got integer 7"));
+    client.cancel().await.expect("the client closes");
+}
+
+#[tokio::test]
+async fn tools_are_listed_in_wire_form_as_each_version_carries_them() {
+    for version in [LEGACY, SEP_2106] {
+        let client = connect(Weather::new(OutputPolicy::FailCall), version.clone());
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_ref()).collect();
+        assert_eq!(
+            names,
+            [
+                "buggy-temperature",
+                "get-count",
+                "get-weather-forecast",
+                "tree-size"
+            ]
+        );
+        for tool in &tools {
+            let input = &tool.input_schema;
+            let dialect = json!("https://json-schema.org/draft/2020-12/schema");
+            assert_eq!(input.get("$schema"), Some(&dialect), "{}", tool.name);
+            assert_eq!(input.get("type"), Some(&json!("object")), "{}", tool.name);
+        }
+        let output = |name: &str| {
+            let tool = tools.iter().find(|t| t.name == name).expect("listed");
+            tool.output_schema
+                .as_ref()
+                .map(|schema| Value::Object((**schema).clone()))
+        };
+        // An integer result: carried from 2026-07-28 on, left out before.
+        let count = output("get-count").map(|schema| schema["type"].clone());
+        let expected = (version == SEP_2106).then(|| json!("integer"));
+        assert_eq!(count, expected, "{version}");
+        // An object result: carried by both.
+        let buggy = output("buggy-temperature").expect("an object output schema");
+        assert_eq!(
+            buggy["$schema"],
+            json!("https://json-schema.org/draft/2020-12/schema")
+        );
+        client.cancel().await.expect("the client closes");
+    }
+}
+
+#[tokio::test]
+async fn structured_content_is_checked_on_both_sides_in_both_versions() {
+    for version in [LEGACY, SEP_2106] {
+        // The server refuses to send the buggy result...
+        let client = connect(Weather::new(OutputPolicy::FailCall), version.clone());
+        let error = client
+            .call_tool(CallToolRequestParams::new("buggy-temperature"))
+            .await
+            .expect_err("an internal error");
+        let ServiceError::McpError(error) = error else {
+            panic!("not the server's error: {error:?}");
+        };
+        let problem = "/temp: expected number, got string \"warm\"";
+        assert!(error.message.contains(problem), "{version}: {error:?}");
+        // ...a bare number gets its text fallback, and is structured content from
+        // 2026-07-28 on...
+        let result = (client
+            .call_tool(CallToolRequestParams::new("get-count"))
+            .await)
+            .expect("the call succeeds");
+        let expected = (version == SEP_2106).then(|| json!(42));
+        assert_eq!(result.structured_content, expected, "{version}");
+        assert_eq!(text_of(&result), "42");
+        client.cancel().await.expect("the client closes");
+
+        // ...and when the server lets it pass, the client catches it.
+        let client = connect(Weather::new(OutputPolicy::LogAndPass), version.clone());
+        let tools = client.list_all_tools().await.expect("tools/list");
+        let schemas = OutputSchemas::new(&tools);
+        let call = CallToolRequestParams::new("buggy-temperature");
+        let error = call_tool(client.peer(), &schemas, call)
+            .await
+            .expect_err("caught");
+        let CallError::Output(error) = error else {
+            panic!("not an output error: {error:?}");
+        };
+        assert_eq!(error.tool, "buggy-temperature");
+        assert_eq!(error.problems, [problem]);
+        // Conforming results, and what a version does not carry, pass.
+        for name in ["get-count", "get-weather-forecast"] {
+            let arguments = arguments(json!({"place": {"city": "Lima"}, "hours": 1}));
+            let call = CallToolRequestParams::new(name).with_arguments(arguments);
+            let result = call_tool(client.peer(), &schemas, call).await;
+            assert!(result.is_ok(), "{version} {name}: {result:?}");
+        }
+        let unknown = CallToolResult::structured(json!("anything"));
+        assert_eq!(schemas.check("no-such-tool", &unknown), Ok(()));
+        client.cancel().await.expect("the client closes");
+    }
+}
+
+#[test]
+fn a_schema_that_does_not_compile_is_refused_when_the_router_is_built() {
+    #[derive(Clone)]
+    struct Broken;
+    fn remote_reference() -> Arc<JsonObject> {
+        let schema =
+            json!({"type": "object", "properties": {"a": {"$ref": "https://example.com/a.json"}}});
+        Arc::new(schema.as_object().cloned().unwrap_or_default())
+    }
+    #[tool_router]
+    impl Broken {
+        #[tool(name = "fetches", input_schema = remote_reference())]
+        async fn fetches(&self) -> String {
+            String::new()
+        }
+    }
+    let error = ValidatedRouter::new(Broken::tool_router()).expect_err("refused");
+    assert_eq!(error.tool, "fetches");
+    assert_eq!(error.field, "inputSchema");
+    assert_eq!(error.error.location(), "/properties/a/$ref");
+    let _: ToolRouter<Broken> = Broken::tool_router();
+}
