@@ -8,7 +8,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 scripts/fetch-suite.sh
-# The library and the workspace crates (crates/: the command-line tool).
+# The library and the workspace crates (crates/: the command-line tool, the rmcp
+# integration).
 cargo test --workspace --all-targets --no-fail-fast
 # The exact-numbers build (serde_json keeps number texts): the unit tests (the decimal
 # arithmetic), the suite and the number tests again, with the feature on.
@@ -17,6 +18,8 @@ cargo test --features arbitrary-precision --lib --test suite --test numbers --no
 # competitor never enters the library's dependency tree.
 cargo test --manifest-path tests/differential/Cargo.toml
 cargo test --workspace --doc
+# The rmcp example (README), a real server and client in one process.
+cargo run --quiet -p mcp-jsonschema-rmcp --example weather >/dev/null
 if scripts/bowtie.sh --check-python; then
     scripts/bowtie.sh
 else

@@ -10,7 +10,7 @@ use rmcp::model::{
 };
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::service::{serve_directly, RoleClient, RoleServer};
-use rmcp::{tool, tool_handler, tool_router, ClientHandler, ServerHandler};
+use rmcp::{tool, tool_handler, tool_router, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -85,31 +85,24 @@ impl Weather {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Weather {}
 
-#[derive(Clone)]
-struct Client;
-
-impl ClientHandler for Client {
-    fn get_info(&self) -> ClientConfig {
-        let mut info = ClientConfig::default();
-        info.protocol_version = ProtocolVersion::V_2026_07_28;
-        info
-    }
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    // The server and the client, on protocol 2026-07-28, in one process.
+    // The server and the client, on protocol 2026-07-28, in one process. That version
+    // has no `initialize` handshake: it is agreed up front. (rmcp's `ClientConfig` is
+    // itself a client handler.)
     let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
+    let mut client_info = ClientConfig::default();
+    client_info.protocol_version = ProtocolVersion::V_2026_07_28;
     let mut server_info = InitializeResult::default();
     server_info.protocol_version = ProtocolVersion::V_2026_07_28;
     let server = serve_directly::<RoleServer, _, _, _, _>(
         Weather::new()?,
         server_transport,
-        Some(Client.get_info()),
+        Some(client_info.clone()),
     );
     tokio::spawn(server.waiting());
     let client = serve_directly::<RoleClient, _, _, _, _>(
-        Client,
+        client_info,
         client_transport,
         Some(server_info.into()),
     );

@@ -208,6 +208,10 @@ where
                 }
             }
         }
+        // With a text block already there, nothing to add (and nothing to convert).
+        if result.content.iter().any(|block| block.as_text().is_some()) {
+            return Ok(());
+        }
         let content: Vec<Value> = (result.content.iter())
             .filter_map(|block| serde_json::to_value(block).ok())
             .collect();

@@ -13,7 +13,7 @@ use rmcp::model::{
 };
 use rmcp::schemars::{self, JsonSchema};
 use rmcp::service::{serve_directly, RoleClient, RoleServer, RunningService, ServiceError};
-use rmcp::{tool, tool_handler, tool_router, ClientHandler, ServerHandler};
+use rmcp::{tool, tool_handler, tool_router, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -125,18 +125,6 @@ impl Weather {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Weather {}
 
-/// A client that speaks one protocol version.
-#[derive(Clone)]
-struct Client(ProtocolVersion);
-
-impl ClientHandler for Client {
-    fn get_info(&self) -> ClientConfig {
-        let mut info = ClientConfig::default();
-        info.protocol_version = self.0.clone();
-        info
-    }
-}
-
 /// The protocol before SEP-2106, where rmcp leaves non-object output schemas out of
 /// `tools/list` and moves such results into `content[0]`; and the one with it.
 const LEGACY: ProtocolVersion = ProtocolVersion::V_2025_11_25;
@@ -144,17 +132,26 @@ const SEP_2106: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 
 /// A client connected to `server` (running in a task) on `version`, agreed up front as
 /// rmcp's own tests do (2026-07-28 has no `initialize` handshake).
-fn connect(server: Weather, version: ProtocolVersion) -> RunningService<RoleClient, Client> {
+/// (rmcp's `ClientConfig` is itself a client handler.)
+fn connect(server: Weather, version: ProtocolVersion) -> RunningService<RoleClient, ClientConfig> {
     let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
-    let client = Client(version.clone());
+    let mut client_info = ClientConfig::default();
+    client_info.protocol_version = version.clone();
     let mut server_info = InitializeResult::default();
     server_info.protocol_version = version;
-    let server =
-        serve_directly::<RoleServer, _, _, _, _>(server, server_transport, Some(client.get_info()));
+    let server = serve_directly::<RoleServer, _, _, _, _>(
+        server,
+        server_transport,
+        Some(client_info.clone()),
+    );
     tokio::spawn(async move {
         let _ = server.waiting().await;
     });
-    serve_directly::<RoleClient, _, _, _, _>(client, client_transport, Some(server_info.into()))
+    serve_directly::<RoleClient, _, _, _, _>(
+        client_info,
+        client_transport,
+        Some(server_info.into()),
+    )
 }
 
 fn arguments(value: Value) -> JsonObject {
@@ -347,5 +344,41 @@ fn a_schema_that_does_not_compile_is_refused_when_the_router_is_built() {
     assert_eq!(error.tool, "fetches");
     assert_eq!(error.field, "inputSchema");
     assert_eq!(error.error.location(), "/properties/a/$ref");
-    let _: ToolRouter<Broken> = Broken::tool_router();
+    assert!(
+        error
+            .to_string()
+            .starts_with("tool \"fetches\": inputSchema: "),
+        "{error}"
+    );
+
+    // A change to the tool list is compiled when it is made, and so refused too.
+    let mut router = ValidatedRouter::new(ToolRouter::<Broken>::new()).expect("no tools");
+    assert!(router.list_all().is_empty());
+    let error = router
+        .update(|tools| tools.merge(Broken::tool_router()))
+        .expect_err("refused");
+    assert_eq!(error.tool, "fetches");
+}
+
+#[test]
+fn a_changed_tool_list_is_listed_and_enforced() {
+    let weather = Weather::new(OutputPolicy::FailCall);
+    let mut router = weather.tool_router;
+    assert!(router.get("get-count").is_some());
+    router
+        .update(|tools| {
+            tools.disable_route("get-count");
+            tools.remove_route("tree-size");
+        })
+        .expect("the rest still compiles");
+    let names: Vec<String> = router
+        .list_all()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert_eq!(names, ["buggy-temperature", "get-weather-forecast"]);
+    assert!(router.get("get-count").is_none() && router.schemas("tree-size").is_none());
+    let (input, output) = router.schemas("get-weather-forecast").expect("compiled");
+    assert!(!input.is_valid(&json!({"hours": 2})));
+    assert!(output.is_some_and(|output| output.is_valid(&json!([]))));
 }
