@@ -24,6 +24,10 @@ pub enum SchemaErrorKind {
     ForbiddenReference,
     /// `$schema` names a dialect this library does not know.
     UnknownDialect,
+    /// An asserted `format` names no built-in or registered checker, and the options
+    /// refuse unknown formats
+    /// ([`ValidationOptions::with_unknown_formats_refused`](crate::ValidationOptions::with_unknown_formats_refused)).
+    UnknownFormat,
     /// The schema's metaschema requires (`$vocabulary`, `true`) a vocabulary this
     /// library does not implement.
     UnknownVocabulary,

@@ -29,6 +29,9 @@ pub struct ValidationOptions {
     /// Registered documents by URI; shared, so options clone cheaply.
     pub(crate) resources: Vec<(String, Arc<Value>)>,
     pub(crate) format_assertion: Option<bool>,
+    /// Registered `format` checkers, by name; a later one of a name wins.
+    pub(crate) formats: Vec<(String, FormatChecker)>,
+    pub(crate) unknown_formats_refused: bool,
     pub(crate) metaschema_check: bool,
     pub(crate) max_schema_depth: u32,
     pub(crate) max_subschemas: u32,
@@ -37,6 +40,9 @@ pub struct ValidationOptions {
     pub(crate) references: ReferencePolicy,
     pub(crate) unsupported_drafts: &'static [Draft],
 }
+
+/// A `format` checker: whether a string is of the format.
+type FormatChecker = fn(&str) -> bool;
 
 /// Which references a schema may make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -60,6 +66,8 @@ impl Default for ValidationOptions {
             draft: None,
             resources: Vec::new(),
             format_assertion: None,
+            formats: Vec::new(),
+            unknown_formats_refused: false,
             metaschema_check: true,
             max_schema_depth: STACK_SAFE_DEPTH,
             max_subschemas: u32::MAX,
@@ -91,6 +99,48 @@ impl ValidationOptions {
     /// and 7, as those drafts' suites expect. Unknown formats are ignored either way.
     pub fn with_format_assertion(mut self, assert: bool) -> Self {
         self.format_assertion = Some(assert);
+        self
+    }
+
+    /// Checks strings under `"format": name` with `check` wherever formats are asserted
+    /// ([`with_format_assertion`](Self::with_format_assertion)), in place of the built-in
+    /// checker of that name if there is one. Values other than strings pass, as for
+    /// every format.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// fn is_ticket(s: &str) -> bool {
+    ///     s.strip_prefix("TICKET-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+    /// }
+    /// let v = mcp_jsonschema::Validator::options()
+    ///     .with_format("ticket", is_ticket)
+    ///     .with_format_assertion(true)
+    ///     .build(&json!({"format": "ticket"}))?;
+    /// assert!(v.is_valid(&json!("TICKET-42")));
+    /// assert!(!v.is_valid(&json!("42")));
+    /// assert!(v.is_valid(&json!(42)));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_format(mut self, name: impl Into<String>, check: FormatChecker) -> Self {
+        self.formats.push((name.into(), check));
+        self
+    }
+
+    /// Whether an asserted `format` that names neither a built-in nor a registered
+    /// checker is a [`SchemaError`](crate::SchemaError) of kind
+    /// [`UnknownFormat`](crate::SchemaErrorKind::UnknownFormat) (`true`), or ignored, as the
+    /// specification allows (`false`, the default).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let options = mcp_jsonschema::Validator::options().with_format_assertion(true);
+    /// let schema = json!({"properties": {"when": {"format": "moon-phase"}}});
+    /// assert!(options.build(&schema).is_ok());
+    /// let err = options.with_unknown_formats_refused(true).build(&schema).unwrap_err();
+    /// assert_eq!(err.location(), "/properties/when/format");
+    /// ```
+    pub fn with_unknown_formats_refused(mut self, refuse: bool) -> Self {
+        self.unknown_formats_refused = refuse;
         self
     }
 

@@ -76,8 +76,7 @@ impl<'a> Compiler<'a> {
             let regex = self.regex(source, &schema.at(Keyword::Pattern), schema.doc)?;
             parts.push(self.push_at(schema, Keyword::Pattern, Node::Pattern(regex)));
         }
-        self.lower_format(schema, parts);
-        Ok(())
+        self.lower_format(schema, parts)
     }
 
     fn types(&self, schema: &Schema<'_, '_>, value: &Value) -> Result<TypeSet, SchemaError> {
@@ -175,7 +174,14 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    fn lower_format(&mut self, schema: &Schema<'a, '_>, parts: &mut SmallVec<[NodeId; 8]>) {
+    /// `format`, when formats are asserted: a custom checker of that name
+    /// ([`ValidationOptions::with_format`](crate::ValidationOptions::with_format)), else a
+    /// built-in one; an unknown name is ignored unless the options refuse it.
+    fn lower_format(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+    ) -> Result<(), SchemaError> {
         let by_default = schema.context.dialect.draft <= Draft::Draft7;
         let asserts = self.options.format_assertion.unwrap_or(by_default)
             || schema
@@ -184,17 +190,29 @@ impl<'a> Compiler<'a> {
                 .vocabularies
                 .contains(Vocabularies::FORMAT_ASSERTION);
         let Some(Value::String(name)) = schema.get(Keyword::Format) else {
-            return;
-        };
-        let Some(check) = crate::formats::lookup(name) else {
-            return;
+            return Ok(());
         };
         if !asserts {
-            return;
+            return Ok(());
         }
+        let custom = self.options.formats.iter().rev().find(|(n, _)| n == name);
+        let Some(check) = custom
+            .map(|&(_, check)| check)
+            .or_else(|| crate::formats::lookup(name))
+        else {
+            if self.options.unknown_formats_refused {
+                return Err(SchemaError::new(
+                    SchemaErrorKind::UnknownFormat,
+                    &self.location(schema.doc, &schema.at(Keyword::Format)),
+                    format!("unknown format {name:?}"),
+                ));
+            }
+            return Ok(());
+        };
         let name = self.string(name);
         let id = TableId::new(self.program.formats.len()).expect("fewer than 2^32 formats");
         self.program.formats.push(Format { name, check });
         parts.push(self.push_at(schema, Keyword::Format, Node::Format(id)));
+        Ok(())
     }
 }
