@@ -221,7 +221,7 @@ fn bad_input_exits_with_2_and_says_where() {
             ),
         ],
     );
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 9] = [
         (
             &["validate", "s.json", "missing.json"],
             "mcp-jsonschema: missing.json: cannot read: ",
@@ -245,6 +245,19 @@ fn bad_input_exits_with_2_and_says_where() {
         (
             &["check", "missing.json"],
             "mcp-jsonschema: missing.json: cannot read: ",
+        ),
+        (
+            &["check", "broken.json"],
+            "mcp-jsonschema: broken.json:3:12: invalid JSON: expected value\n",
+        ),
+        // Empty standard input, as a schema to check or to validate with.
+        (
+            &["check", "-"],
+            "mcp-jsonschema: <stdin>: no JSON value (the input is empty)\n",
+        ),
+        (
+            &["validate", "-", "s.json"],
+            "mcp-jsonschema: <stdin>: no JSON value (the input is empty)\n",
         ),
     ];
     for (args, expected) in cases {
