@@ -54,7 +54,7 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             continue;
         }
         if problems.is_empty() {
-            println!("{}: {}", source.name, paint.good("ok"));
+            say!("{}: {}", source.name, paint.good("ok"));
         }
         for Problem { pointer, message } in problems {
             let line = line_of(&source.text, &pointer).unwrap_or(1);
@@ -63,7 +63,7 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             } else {
                 &pointer
             };
-            println!("{}:{line} {}: {message}", source.name, paint.bad(shown));
+            say!("{}:{line} {}: {message}", source.name, paint.bad(shown));
         }
     }
     Ok(outcome)

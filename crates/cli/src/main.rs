@@ -11,6 +11,23 @@
 //! usage error, an unreadable or malformed file, or (for `validate`) a schema that does
 //! not compile. Colour only on a terminal, never with `NO_COLOR` set.
 
+/// `println!` that never panics: once standard output is closed (`| head`), the rest of
+/// the output is dropped and the run still ends with its exit code.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!` that never panics, for the same reason.
+macro_rules! tell {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod bowtie;
 mod check;
 mod input;
@@ -117,7 +134,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Valid) => ExitCode::SUCCESS,
         Ok(Outcome::Invalid) => ExitCode::from(1),
         Err(failure) => {
-            eprintln!("mcp-jsonschema: {failure}");
+            tell!("mcp-jsonschema: {failure}");
             ExitCode::from(2)
         }
     }

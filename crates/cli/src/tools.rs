@@ -75,10 +75,10 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
         .sum::<usize>()
         + count(Severity::Warning);
     match args.format {
-        Format::Json => println!("{:#}", as_json(&reports, &list, errors, warnings)),
+        Format::Json => say!("{:#}", as_json(&reports, &list, errors, warnings)),
         Format::Text => print_text(&reports, &list, Paint::for_stdout()),
     }
-    eprintln!(
+    tell!(
         "{} tools: {errors} errors, {warnings} warnings",
         reports.len()
     );
@@ -187,10 +187,10 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
             0 => paint.good("ok"),
             n => paint.bad(&format!("{n} error{}", if n == 1 { "" } else { "s" })),
         };
-        println!("{}: {verdict}", report.name);
+        say!("{}: {verdict}", report.name);
         for schema in &report.schemas {
             match &schema.error {
-                Some((pointer, message)) => println!(
+                Some((pointer, message)) => say!(
                     "  {} {}{pointer}: {message}",
                     paint.bad("error"),
                     schema.field
@@ -199,8 +199,8 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
                     let added = schema.added.iter();
                     let added: Vec<String> = added.map(|(k, v)| format!("\"{k}\": {v}")).collect();
                     match added.is_empty() {
-                        true => println!("  {}: compiles under the MCP profile", schema.field),
-                        false => println!(
+                        true => say!("  {}: compiles under the MCP profile", schema.field),
+                        false => say!(
                             "  {}: compiles under the MCP profile; on the wire it gets {}",
                             schema.field,
                             added.join(", ")
@@ -212,7 +212,7 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
         print_findings(&report.findings, paint);
     }
     if !list.is_empty() {
-        println!("the list as a whole:");
+        say!("the list as a whole:");
         print_findings(list, paint);
     }
     // Each rule that found something, once, with the documentation it comes from.
@@ -224,17 +224,17 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
         }
     }
     if !cited.is_empty() {
-        println!("rules cited:");
+        say!("rules cited:");
     }
     for rule in cited {
-        println!(
+        say!(
             "  {} ({}, {}): {}",
             rule.id,
             rule.provider,
             rule.severity.name(),
             rule.docs
         );
-        println!("    \"{}\"", rule.says);
+        say!("    \"{}\"", rule.says);
     }
 }
 
@@ -245,11 +245,14 @@ fn print_findings(findings: &[Finding], paint: Paint) {
             Severity::Error => paint.bad("error"),
             Severity::Warning => "warning".to_string(),
         };
-        println!(
+        say!(
             "  {severity} [{}] {}: {} ({})",
-            rule.id, finding.location, finding.message, rule.provider
+            rule.id,
+            finding.location,
+            finding.message,
+            rule.provider
         );
-        println!("    fix: {}", rule.fix);
+        say!("    fix: {}", rule.fix);
     }
 }
 

@@ -158,7 +158,7 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     }
     drop(out);
     if !args.quiet {
-        eprintln!(
+        tell!(
             "{valid} valid, {invalid} invalid ({:.1} ms)",
             started.elapsed().as_secs_f64() * 1e3
         );

@@ -581,3 +581,33 @@ fn tools_reads_every_shape_of_tools_list_and_refuses_others() {
         assert!(run.stderr.starts_with(expected), "{file}: {run:?}");
     }
 }
+
+#[test]
+fn a_closed_standard_output_ends_the_output_not_the_run() {
+    // Far more output than a pipe holds, so that writes meet the closed end.
+    let tool = |i: usize| format!(r#"{{"name": "tool.{i}", "inputSchema": {{"type": "object"}}}}"#);
+    let tools: Vec<String> = (0..2_000).map(tool).collect();
+    let dir = dir_with(
+        "closed_stdout",
+        &[("many.json", &format!("[{}]", tools.join(",")))],
+    );
+    for args in [
+        &["tools", "many.json"][..],
+        &["tools", "--format", "json", "many.json"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+            .args(args)
+            .current_dir(&dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the binary starts");
+        // `| head -0`: the reader goes away at once.
+        drop(child.stdout.take());
+        let output = child.wait_with_output().expect("the binary ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        // Dots in 2,000 names: errors, so exit code 1, as with an open pipe.
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    }
+}
