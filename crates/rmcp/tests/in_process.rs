@@ -158,6 +158,19 @@ fn arguments(value: Value) -> JsonObject {
     value.as_object().cloned().unwrap_or_default()
 }
 
+/// The text of a call that must come back as a tool error (not a protocol error).
+async fn tool_error(
+    client: &RunningService<RoleClient, ClientConfig>,
+    call: CallToolRequestParams,
+) -> String {
+    let result = client
+        .call_tool(call)
+        .await
+        .expect("a tool error, not a protocol error");
+    assert_eq!(result.is_error, Some(true), "{result:?}");
+    text_of(&result)
+}
+
 fn text_of(result: &CallToolResult) -> String {
     let texts = result.content.iter().filter_map(|block| block.as_text());
     texts
@@ -187,12 +200,7 @@ async fn valid_calls_reach_the_tool_and_invalid_ones_come_back_as_tool_errors() 
     let call = CallToolRequestParams::new("get-weather-forecast").with_arguments(arguments(
         json!({"place": {"country": "NO"}, "units": "kelvin", "hours": 48}),
     ));
-    let result = client
-        .call_tool(call)
-        .await
-        .expect("a tool error, not a protocol error");
-    assert_eq!(result.is_error, Some(true));
-    let text = text_of(&result);
+    let text = tool_error(&client, call).await;
     assert!(
         text.starts_with("invalid arguments for tool \"get-weather-forecast\":\n"),
         "{text}"
@@ -208,12 +216,7 @@ async fn valid_calls_reach_the_tool_and_invalid_ones_come_back_as_tool_errors() 
     assert_eq!(ran.load(Ordering::SeqCst), 1);
 
     // Missing arguments are validated as {}.
-    let result = (client
-        .call_tool(CallToolRequestParams::new("get-weather-forecast"))
-        .await)
-        .expect("a tool error");
-    assert_eq!(result.is_error, Some(true));
-    let text = text_of(&result);
+    let text = tool_error(&client, CallToolRequestParams::new("get-weather-forecast")).await;
     assert!(
         text.contains("(root): missing required property \"place\""),
         "{text}"
@@ -226,9 +229,11 @@ async fn valid_calls_reach_the_tool_and_invalid_ones_come_back_as_tool_errors() 
     assert_eq!(result.structured_content, Some(json!({"count": 2})));
     let tree = json!({"name": "a", "children": [{"name": 7, "children": []}]});
     let call = CallToolRequestParams::new("tree-size").with_arguments(arguments(tree));
-    let result = client.call_tool(call).await.expect("a tool error");
-    assert_eq!(result.is_error, Some(true));
-    assert!(text_of(&result).contains("/children/0/name: expected string, got integer 7"));
+    let text = tool_error(&client, call).await;
+    assert!(
+        text.contains("/children/0/name: expected string, got integer 7"),
+        "{text}"
+    );
     client.cancel().await.expect("the client closes");
 }
 
