@@ -6,7 +6,7 @@ use crate::paint::Paint;
 use crate::{DraftArg, Failure, Outcome};
 use clap::ValueEnum;
 use mcp_jsonschema::mcp::{self, Role, ToolSchema};
-use mcp_jsonschema::{ValidationError, ValidationOptions, Validator};
+use mcp_jsonschema::{ValidationOptions, Validator};
 use serde_json::Value;
 use std::io::Write;
 use std::time::Instant;
@@ -49,28 +49,6 @@ enum Output {
     Text,
     /// One JSON Schema "flag" output unit per instance, in order: `{"valid": true}`.
     Flag,
-}
-
-/// The compiled schema, plain or under the MCP rules.
-enum Compiled {
-    Plain(Validator),
-    Tool(ToolSchema),
-}
-
-impl Compiled {
-    fn is_valid(&self, instance: &Value) -> bool {
-        match self {
-            Compiled::Plain(validator) => validator.is_valid(instance),
-            Compiled::Tool(tool) => tool.is_valid(instance),
-        }
-    }
-
-    fn errors(&self, instance: &Value) -> Vec<ValidationError> {
-        match self {
-            Compiled::Plain(validator) => validator.iter_errors(instance).collect(),
-            Compiled::Tool(tool) => tool.iter_errors(instance).collect(),
-        }
-    }
 }
 
 /// One instance to validate: where it came from, for messages.
@@ -170,8 +148,9 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     })
 }
 
-/// Compiles the schema as the options ask.
-fn compile(args: &Args, schema: &Value) -> Result<Compiled, mcp_jsonschema::SchemaError> {
+/// Compiles the schema as the options ask: under the MCP rules, the wire form (root type
+/// and `$schema` applied) is what gets compiled.
+fn compile(args: &Args, schema: &Value) -> Result<Validator, mcp_jsonschema::SchemaError> {
     let role = match (args.mcp_input, args.mcp_output) {
         (true, _) => Some(Role::Input),
         (_, true) => Some(Role::Output),
@@ -188,8 +167,8 @@ fn compile(args: &Args, schema: &Value) -> Result<Compiled, mcp_jsonschema::Sche
         options = options.with_format_assertion(true);
     }
     Ok(match role {
-        Some(role) => Compiled::Tool(ToolSchema::new(role, schema, &options)?),
-        None => Compiled::Plain(options.build(schema)?),
+        Some(role) => ToolSchema::new(role, schema, &options)?.validator().clone(),
+        None => options.build(schema)?,
     })
 }
 
@@ -198,10 +177,10 @@ fn write_errors(
     out: &mut impl Write,
     paint: Paint,
     instance: &Instance<'_>,
-    compiled: &Compiled,
+    compiled: &Validator,
 ) -> std::io::Result<()> {
     let first_line = instance.line.unwrap_or(1);
-    for error in compiled.errors(&instance.value) {
+    for error in compiled.iter_errors(&instance.value) {
         let pointer = error.instance_location();
         let line = line_of(instance.text, pointer).unwrap_or(1) + first_line - 1;
         let shown = if pointer.is_empty() {
