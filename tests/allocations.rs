@@ -3,6 +3,11 @@
 //! instance, valid or not, after a first warm-up pass (which may fill the regex engine's
 //! per-thread caches). A counting global allocator proves it.
 //!
+//! Caches built once in a validator's life may still be built later: a pattern searched
+//! often enough gets its full DFA on the search that proves it hot (`src/regex/table.rs`),
+//! whenever that comes. So an instance that allocated is run again at once, and fails
+//! the test only if it allocates again: a one-time build does not repeat.
+//!
 //! One exception, listed in [`ALLOCATING`] with its reason: a pattern only a backtracking
 //! engine can run (a lookaround), which `fancy-regex` runs with stacks it allocates per
 //! match. The test fails if that case stops allocating, so the list stays true.
@@ -82,9 +87,15 @@ fn is_valid_allocates_nothing_on_any_benchmark_case() {
             validator.is_valid(instance); // warm-up: regex caches
         }
         for (i, instance) in case.instances.iter().enumerate() {
-            let before = ALLOCATIONS.load(Ordering::Relaxed);
-            std::hint::black_box(validator.is_valid(instance));
-            let allocated = ALLOCATIONS.load(Ordering::Relaxed) - before;
+            let allocations = || {
+                let before = ALLOCATIONS.load(Ordering::Relaxed);
+                std::hint::black_box(validator.is_valid(instance));
+                ALLOCATIONS.load(Ordering::Relaxed) - before
+            };
+            if allocations() == 0 {
+                continue;
+            }
+            let allocated = allocations();
             if allocated == 0 {
                 continue;
             }

@@ -16,11 +16,14 @@
 //! neither exhaust memory when compiled nor make matching run away.
 
 mod lookahead;
+mod table;
 mod translate;
 
 use crate::names::same_bytes;
 use std::fmt;
+use std::sync::atomic::Ordering;
 
+use table::Table;
 use translate::{translate, Shape, Target, Translation};
 
 /// The linear-time engine (see [`automaton`]).
@@ -270,20 +273,44 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
     automaton(&translation.pattern).map(Matcher::Automaton)
 }
 
-/// An automaton built the first time a value needs it. Building one (its NFA, the
-/// engine's strategy) is most of what a pattern costs to compile (86% of compiling a
-/// schema of 180 date-like patterns), and many patterns of a schema never meet a value.
+/// An automaton built the first time a value needs it, and a [`Table`] once the
+/// pattern has proved hot. Building an automaton (its NFA, the engine's strategy) is
+/// most of what a pattern costs to compile (86% of compiling a schema of 180 date-like
+/// patterns), and many patterns of a schema never meet a value.
+///
+/// A table answers a short haystack in a fraction of the automaton's time, but
+/// determinizing costs about as much as a few thousand searches (1.2 million
+/// instructions for a typical pattern of jsconfig's, which spells its keywords
+/// case-insensitively): a pattern gets one after [`Lazy::TABLE_AFTER`] searches, when
+/// it is sure to repay it.
 ///
 /// Only patterns whose build cannot fail wait, so that a bad pattern is still an error
 /// when the schema compiles: their syntax is checked now (by the engine's own parser),
 /// they name no Unicode property (whose names only the engine knows), and their counted
 /// repetitions and length keep the automaton far below the size limit, which the late
 /// build therefore does without.
-#[derive(Clone)]
 pub(crate) struct Lazy {
     /// The translated pattern.
     pattern: Box<str>,
+    /// `None` inside if the build failed, which the checks of [`Lazy::new`] rule out:
+    /// then nothing matches, as when the backtracking engine gives up.
     automaton: std::sync::OnceLock<Option<Automaton>>,
+    /// `None` inside when the pattern is too large for a table (or not anchored).
+    table: std::sync::OnceLock<Option<Table>>,
+    /// Searches so far, until the table is built. Counted with a plain load and store:
+    /// two threads may count one search, which only delays the table.
+    searches: std::sync::atomic::AtomicU32,
+}
+
+impl Clone for Lazy {
+    fn clone(&self) -> Self {
+        Lazy {
+            pattern: self.pattern.clone(),
+            automaton: self.automaton.clone(),
+            table: self.table.clone(),
+            searches: self.searches.load(Ordering::Relaxed).into(),
+        }
+    }
 }
 
 impl Lazy {
@@ -291,6 +318,9 @@ impl Lazy {
     const MAX_LEN: usize = 4096;
     /// The most copies its counted repetitions may ask for ([`Translation::weight`]).
     const MAX_WEIGHT: u64 = 4096;
+    /// Searches by the automaton before a table is built, per byte of the translated
+    /// pattern (a proxy for the cost of determinizing it).
+    const TABLE_AFTER: u32 = 32;
 
     /// Whether the automaton of `translation` may be built late.
     fn may_wait(translation: &Translation) -> bool {
@@ -311,10 +341,29 @@ impl Lazy {
         Ok(Lazy {
             pattern: pattern.into(),
             automaton: std::sync::OnceLock::new(),
+            table: std::sync::OnceLock::new(),
+            searches: 0.into(),
         })
     }
 
     fn is_match(&self, haystack: &str) -> bool {
+        let table = match self.table.get() {
+            Some(table) => table.as_ref(),
+            None => {
+                let searches = self.searches.load(Ordering::Relaxed);
+                self.searches.store(searches + 1, Ordering::Relaxed);
+                match searches >= Self::TABLE_AFTER * self.pattern.len() as u32 {
+                    true => (self.table)
+                        .get_or_init(|| Table::new(&self.pattern))
+                        .as_ref(),
+                    false => None,
+                }
+            }
+        };
+        // A table never gives up as configured; should it, the automaton answers.
+        if let Some(found) = table.and_then(|table| table.is_match(haystack)) {
+            return found;
+        }
         let automaton = self.automaton.get_or_init(|| {
             let config = automaton_config().nfa_size_limit(None);
             Automaton::builder()
@@ -323,8 +372,6 @@ impl Lazy {
                 .build(&self.pattern)
                 .ok()
         });
-        // The syntax was checked and no size limit applies: the build does not fail.
-        // Should it ever, nothing matches, as when the backtracking engine gives up.
         automaton.as_ref().is_some_and(|a| a.is_match(haystack))
     }
 }
@@ -923,6 +970,23 @@ mod tests {
         // The repetition must be the pattern's only atom.
         assert!(!matches(r"x(abc)*", "abc"));
         assert!(!matches(r"^[ab]c", "a"));
+    }
+
+    #[test]
+    fn hot_lazy_patterns_switch_to_a_table() {
+        let Matcher::Lazy(lazy) = general(r"^[a-z]+(-[a-z0-9]+)*$").matcher else {
+            panic!("the pattern should wait for its first use");
+        };
+        let searches = Lazy::TABLE_AFTER as usize * lazy.pattern.len();
+        for i in 0..searches {
+            assert!(lazy.is_match("kebab-case-2"));
+            assert!(!lazy.is_match(if i % 2 == 0 { "Kebab" } else { "kebab-" }));
+        }
+        assert!(lazy.automaton.get().is_some());
+        assert!(matches!(lazy.table.get(), Some(Some(_))));
+        // The table answers now, as the automaton did.
+        assert!(lazy.is_match("a-b-c") && !lazy.is_match("a--b") && !lazy.is_match("é"));
+        assert!(!lazy.clone().is_match(""));
     }
 
     proptest::proptest! {
