@@ -241,7 +241,8 @@ impl Node {
 
 /// How a loop settles a child schema (a property's, `additionalProperties`, `items`),
 /// decided once at compile time so that no loop re-decides it per key or item. Every
-/// kind but `Eval` is a leaf, settled at the call site without an evaluation frame.
+/// kind but `Record`, `List` and `Eval` is a leaf, settled at the call site without an
+/// evaluation frame; `Record` and `List` skip the dispatch of an evaluation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub(crate) enum Settle {
     /// `true` or `{}`: every value passes, nothing to do.
@@ -265,6 +266,13 @@ pub(crate) enum Settle {
     Checks(TableId),
     /// Another leaf: its verdict without an evaluation frame of its own.
     Leaf,
+    /// A [`Node::Object`] or [`Node::Properties`] (a nested record): an object runs the
+    /// [`Properties`] table straight away, with the step and the level an evaluation
+    /// takes; any other value is evaluated.
+    Record(TableId),
+    /// A [`Node::Array`] or [`Node::Items`] (a nested list): an array runs the [`Items`]
+    /// table straight away, as for `Record`.
+    List(TableId),
     /// Anything else: a full evaluation.
     #[default]
     Eval,
@@ -279,6 +287,8 @@ impl Settle {
             Node::Type(set) => Settle::Type(set),
             Node::StringEnum(table) => Settle::Strings(table),
             Node::Checks(table) => Self::of_checks(program, table),
+            Node::Object { table, .. } | Node::Properties(table) => Settle::Record(table),
+            Node::Array { table, .. } | Node::Items(table) => Settle::List(table),
             node if node.is_leaf() => Settle::Leaf,
             _ => Settle::Eval,
         }

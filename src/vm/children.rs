@@ -303,10 +303,13 @@ where
             Settle::Pass => true,
             Settle::Fail => map.is_empty(),
             Settle::Type(set) => map.values().all(|value| set.matches(value)),
-            Settle::Eval => map
+            settle @ (Settle::Record(_) | Settle::List(_) | Settle::Eval) => map
                 .iter()
-                .all(|(key, value)| self.descend(node, value, Step::Key(key))),
-            settle => map.values().all(|value| {
+                .all(|(key, value)| self.nest(node, settle, value, Step::Key(key))),
+            settle @ (Settle::Strings(_)
+            | Settle::Text { .. }
+            | Settle::Checks(_)
+            | Settle::Leaf) => map.values().all(|value| {
                 let (ok, work) =
                     leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
                 ok && (work == 0 || self.spend(id, work))

@@ -363,9 +363,30 @@ where
     fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         let ok = match leaf::settled(self.program, settle, node, value) {
             Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
-            None => return self.descend(node, value, step),
+            None => return self.nest(node, settle, value, step),
         };
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
+    }
+
+    /// [`Vm::settle`] for a child that is not a leaf: a nested record or list of the
+    /// fast mode runs its table at once (the step, depth and stack bounds of
+    /// [`Vm::eval`], without its dispatch); anything else goes through [`Vm::descend`].
+    #[inline(always)]
+    fn nest(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
+        if EXPLAIN || self.tracking || self.steps == 0 {
+            return self.descend(node, value, step);
+        }
+        match (settle, value) {
+            (Settle::Record(table), Value::Object(_)) => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.properties(node, value, table))
+            }
+            (Settle::List(table), Value::Array(_)) => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.items(node, value, table))
+            }
+            _ => self.descend(node, value, step),
+        }
     }
 
     /// The parts of an `All`, in order.
