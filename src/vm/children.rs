@@ -473,8 +473,16 @@ impl<'i> Deferred<'i> {
     /// Orders the held-back properties cheapest first.
     #[inline(always)]
     fn sort(&mut self) {
-        let len = self.len;
-        self.entries[..len].sort_unstable_by_key(|&(cost, ..)| cost);
+        match self.len {
+            0 | 1 => {}
+            // The common case of a few: no call into the sort.
+            2 => {
+                if self.entries[1].0 < self.entries[0].0 {
+                    self.entries.swap(0, 1);
+                }
+            }
+            len => self.entries[..len].sort_unstable_by_key(|&(cost, ..)| cost),
+        }
     }
 
     fn entries(&self) -> &[(u32, NodeId, &'i str, &'i Value)] {
