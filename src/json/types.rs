@@ -67,29 +67,33 @@ impl TypeSet {
 
     /// Whether `value` has one of the types in this set. A number with a zero
     /// fractional part (`1.0`) is an integer.
+    ///
+    /// One bit per kind of value, the number's being `number` alone, so that the test
+    /// is a table lookup and a mask; only a number that this misses (against a set with
+    /// `integer` but not `number`) asks whether it is integral.
     #[inline]
     pub(crate) fn matches(self, value: &Value) -> bool {
+        const NUMBER_ONLY: u8 = 1 << 3;
         let bit = match value {
             Value::Null => Self::NULL.0,
             Value::Bool(_) => Self::BOOLEAN.0,
-            Value::Number(n) => {
-                if self.0 & (1 << 3) != 0 {
-                    return true;
-                }
-                if super::number::is_integer(n) {
-                    Self::INTEGER.0
-                } else {
-                    return false;
-                }
-            }
+            Value::Number(_) => NUMBER_ONLY,
             Value::String(_) => Self::STRING.0,
             Value::Array(_) => Self::ARRAY.0,
             Value::Object(_) => Self::OBJECT.0,
         };
-        self.0 & bit != 0
+        if self.0 & bit != 0 {
+            return true;
+        }
+        self.admits(Self::INTEGER) && self.integer(value)
     }
 
-    /// The names of the types in the set, for messages.
+    /// Whether `value` is an integer: out of line, the rare question of [`Self::matches`].
+    #[inline(never)]
+    fn integer(self, value: &Value) -> bool {
+        value.as_number().is_some_and(super::number::is_integer)
+    }
+
     pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
         const NAMES: [(TypeSet, &str); 7] = [
             (TypeSet::NULL, "null"),
