@@ -149,11 +149,11 @@ where
         if !self.spend(id, (1 + spec.patterns.len()) * map.len()) {
             return false;
         }
-        if !EXPLAIN && !self.tracking && spec.patterns.is_empty() {
-            return if spec.named.is_empty() {
-                self.only_additional(id, map, spec)
-            } else {
-                self.plain_properties(id, map, spec)
+        if !EXPLAIN && !self.tracking {
+            return match (spec.named.is_empty(), spec.patterns.is_empty()) {
+                (true, true) => self.only_additional(id, map, spec),
+                (false, true) => self.plain_properties::<false>(id, map, spec),
+                (_, false) => self.plain_properties::<true>(id, map, spec),
             };
         }
         self.all_properties(id, instance, map, spec)
@@ -244,10 +244,12 @@ where
     }
 
     /// [`Vm::properties`] in its commonest setting: the fast mode, no evaluation marks
-    /// to record, no `patternProperties`. The same checks in the same order (so the
-    /// same budget), without the bookkeeping of the general loop.
+    /// to record; `PATTERNS` when the table has `patternProperties` (a loop of its own,
+    /// so that tables without stay as tight as before). The same checks as the general
+    /// loop (so the same budget), without its bookkeeping; only the order differs, which
+    /// no verdict depends on: the first failure ends the run, and a pass runs them all.
     #[inline(always)]
-    fn plain_properties(
+    fn plain_properties<const PATTERNS: bool>(
         &mut self,
         id: NodeId,
         map: &serde_json::Map<String, Value>,
@@ -261,8 +263,27 @@ where
         let mut required_met = 0;
         let mut deferred = Deferred::new();
         for (key, value) in map {
-            let Some(i) = spec.position(key) else {
-                if !self.additional(id, additional, spec.additional_settle, key, value) {
+            let position = spec.position(key);
+            if PATTERNS {
+                let mut matched = position.is_some();
+                for &(regex, node) in &spec.patterns {
+                    if self.program.regexes[regex].is_match(key) {
+                        matched = true;
+                        if !self.descend(node, value, Step::Key(key)) {
+                            return false;
+                        }
+                    }
+                }
+                if !matched {
+                    if !self.additional(id, additional, spec.additional_settle, key, value) {
+                        return false;
+                    }
+                    continue;
+                }
+            }
+            let Some(i) = position else {
+                if !PATTERNS && !self.additional(id, additional, spec.additional_settle, key, value)
+                {
                     return false;
                 }
                 continue;
