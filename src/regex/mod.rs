@@ -56,6 +56,10 @@ const BACKTRACK_LIMIT: usize = 1_000_000;
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     source: Box<str>,
+    /// The byte every match starts with, when the pattern is a literal anchored at the
+    /// start (`^x-`): a haystack that starts otherwise is answered inline, without a
+    /// call (most property names against a `patternProperties` of `^x-`).
+    first: Option<u8>,
     matcher: Matcher,
 }
 
@@ -115,8 +119,15 @@ impl Pattern {
             Some(matcher) => matcher,
             None => general_matcher(source)?,
         };
+        let first = match &matcher {
+            Matcher::StartsWith(literal) | Matcher::Equals(literal) => {
+                literal.as_bytes().first().copied()
+            }
+            _ => None,
+        };
         Ok(Pattern {
             source: source.into(),
+            first,
             matcher,
         })
     }
@@ -127,7 +138,13 @@ impl Pattern {
     /// Never panics. When the backtracking engine gives up because of its
     /// backtracking limit, the answer is `false`: a validator must not
     /// accept an instance it could not check.
+    #[inline]
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
+        if let Some(first) = self.first {
+            if haystack.as_bytes().first() != Some(&first) {
+                return false;
+            }
+        }
         self.matcher.is_match(haystack)
     }
 
@@ -501,6 +518,7 @@ mod tests {
         match general_matcher(source) {
             Ok(matcher) => Pattern {
                 source: source.into(),
+                first: None,
                 matcher,
             },
             Err(error) => panic!("{source:?} should compile: {error}"),
