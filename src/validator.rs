@@ -175,6 +175,26 @@ mod tests {
     }
 
     #[test]
+    fn a_stop_inside_a_child_settled_in_place_is_located_at_the_child() {
+        use serde_json::json;
+        // `items` of a `type` is settled in place, its items charged in one go.
+        let schema = json!({"properties": {"n": {"items": {"type": "integer"}}}});
+        let instance = json!({"n": [1, 2, 3, 4, 5, 6, 7, 8]});
+        let stops: Vec<String> = (0..6)
+            .filter_map(|budget| {
+                let tight = Validator::options()
+                    .with_step_budget(budget)
+                    .build(&schema)
+                    .unwrap();
+                let error = tight.validate(&instance).err()?;
+                assert!(error.kind().is_limit(), "{error}");
+                Some(error.instance_location().to_string())
+            })
+            .collect();
+        assert!(stops.iter().any(|at| at == "/n"), "{stops:?}");
+    }
+
+    #[test]
     fn discarded_branches_leave_no_errors_of_their_own() {
         use serde_json::json;
         let v = Validator::new(&json!({

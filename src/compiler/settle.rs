@@ -9,7 +9,8 @@ use super::Compiler;
 use crate::program::Settle;
 
 impl Compiler<'_> {
-    /// Fills every `settle` field of the property and items tables.
+    /// Fills every `settle` field of the property and items tables (and the cost of each
+    /// property, from the same final shape).
     pub(crate) fn settle_slots(&mut self) {
         let program = &mut self.program;
         let mut properties = std::mem::take(&mut program.properties);
@@ -18,6 +19,10 @@ impl Compiler<'_> {
         for table in &mut properties {
             for (entry, &(_, node)) in table.entries.iter_mut().zip(&table.named) {
                 entry.settle = settle(node);
+                // Estimated again on the final shape: a reference estimated costly
+                // when the table was built may since have become a copy of its target
+                // (a string enum, say), which need not wait for the cheap entries.
+                entry.cost = program.cost(node);
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
         }

@@ -362,10 +362,25 @@ where
     #[inline(always)]
     fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         let ok = match leaf::settled(self.program, settle, node, value) {
-            Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
+            Some((ok, work)) => ok && (work == 0 || self.spend_below(node, work, step)),
             None => return self.nest(node, settle, value, step),
         };
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
+    }
+
+    /// [`Vm::spend`] for a child settled in place: a stop is located at `step` below the
+    /// current instance, where it happened, as if the child had been descended into.
+    #[inline(always)]
+    fn spend_below(&mut self, id: NodeId, work: usize, step: Step<'_>) -> bool {
+        if !EXPLAIN {
+            return self.spend(id, work);
+        }
+        let before = self.located();
+        let ok = self.spend(id, work);
+        if !ok {
+            self.locate(before, step);
+        }
+        ok
     }
 
     /// [`Vm::settle`] for a child that is not a leaf: a nested record or list of the
