@@ -16,6 +16,7 @@
 //! neither exhaust memory when compiled nor make matching run away.
 
 mod lookahead;
+mod sequence;
 mod table;
 mod translate;
 
@@ -23,6 +24,7 @@ use crate::names::same_bytes;
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use sequence::Sequence;
 use table::Table;
 use translate::{translate, Shape, Target, Translation};
 
@@ -87,6 +89,9 @@ enum Matcher {
         min: u64,
         max: Option<u64>,
     },
+    /// `^` and a sequence of ASCII classes, each maybe repeated, maybe `$`
+    /// (`^[A-Z]{2}[0-9]{1,4}$`): a bit-parallel walk, no automaton.
+    Sequence(Box<Sequence>),
     /// `^X{min,max}$` for an atom `X` matching one code point, run as
     /// `^X*$` (given here) plus a count of code points. Keeps patterns like
     /// `^[\p{L}\p{N}]{1,255}$` small; see `translate::CountedRun`.
@@ -194,6 +199,7 @@ impl Matcher {
                 };
                 count >= *min && within_max && run.is_match(haystack)
             }
+            Self::Sequence(sequence) => sequence.is_match(haystack),
             Self::Automaton(regex) => regex.is_match(haystack),
             Self::Lazy(lazy) => lazy.is_match(haystack),
             Self::AllOf(parts) => parts.iter().all(|part| part.is_match(haystack)),
@@ -258,14 +264,14 @@ fn literal_matcher(source: &str) -> Option<Matcher> {
 
 /// Translates and compiles a pattern that is not a plain literal.
 fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
-    let translation = translate(source, Target::Automaton)?;
+    let mut translation = translate(source, Target::Automaton)?;
     if translation.needs_backtracking {
         // Translate again: the backtracking engine needs capture groups and
         // a different spelling of `\b`.
         let Translation { pattern, .. } = translate(source, Target::Backtracking)?;
         return backtracking(&pattern).map(|regex| Matcher::Backtracking(Box::new(regex)));
     }
-    match translation.shape {
+    match translation.shape.take() {
         Some(Shape::CountedRun(run)) => {
             if let Some(set) = run.ascii {
                 return Ok(Matcher::AsciiRun {
@@ -282,6 +288,11 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
         }
         Some(Shape::FirstIn(set)) => return Ok(Matcher::FirstIn(set)),
         Some(Shape::Always) => return Ok(Matcher::Always),
+        Some(Shape::Sequence(atoms, anchored_end)) => {
+            if let Some(sequence) = Sequence::new(&atoms, anchored_end) {
+                return Ok(Matcher::Sequence(Box::new(sequence)));
+            }
+        }
         None => {}
     }
     if Lazy::may_wait(&translation) {

@@ -19,6 +19,7 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use super::sequence::Atom;
 use super::PatternError;
 
 /// Which engine the translated pattern is meant for.
@@ -66,6 +67,9 @@ pub(super) enum Shape {
     /// `X*` (or `X?`, `X{0,n}`) unanchored: matches the empty string at the
     /// start of any haystack.
     Always,
+    /// `^` then atoms matching sets of ASCII characters, each maybe repeated, then
+    /// maybe `$` (the flag): see [`super::sequence`].
+    Sequence(Vec<Atom>, bool),
 }
 
 /// A pattern of the shape `^X{min,max}$` (or `^X*$`, `^X+$`, `^X?$`),
@@ -87,6 +91,33 @@ pub(super) struct CountedRun {
     pub(super) min: u64,
     /// The maximum number of repetitions, `None` when unbounded.
     pub(super) max: Option<u64>,
+}
+
+/// The most top-level items kept to recognise a [`Shape`]: a [`Shape::Sequence`] of
+/// the longest kind (63 slots, see [`super::sequence`]) has about twice as many.
+const MAX_PIECES: usize = 130;
+
+/// The atoms of a [`Shape::Sequence`] from the top-level items after its `^`, if they
+/// are one: ASCII atoms, each maybe repeated, then maybe `$`.
+fn sequence(mut pieces: &[Piece]) -> Option<Shape> {
+    let anchored_end = matches!(pieces.last(), Some(Piece::End));
+    if anchored_end {
+        pieces = &pieces[..pieces.len() - 1];
+    }
+    let mut atoms = Vec::with_capacity(pieces.len());
+    while let [Piece::Char(_, Some(set)), rest @ ..] = pieces {
+        let (min, max, rest) = match rest {
+            [Piece::Repeat { min, max, .. }, rest @ ..] => (*min, *max, rest),
+            rest => (1, Some(1), rest),
+        };
+        atoms.push(Atom {
+            set: *set,
+            min,
+            max,
+        });
+        pieces = rest;
+    }
+    (pieces.is_empty() && !atoms.is_empty()).then_some(Shape::Sequence(atoms, anchored_end))
 }
 
 /// Groups may nest at most this deep; deeper patterns are rejected before
@@ -152,6 +183,7 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         last: Last::Nothing,
         needs_backtracking: false,
         shape: Vec::new(),
+        shape_overflow: false,
         weight: 1,
         has_property: false,
     }
@@ -258,8 +290,10 @@ struct Translator {
     captures_opened: usize,
     last: Last,
     needs_backtracking: bool,
-    /// The first few top-level items (at most five are kept).
+    /// The first top-level items (at most [`MAX_PIECES`] are kept).
     shape: Vec<Piece>,
+    /// Whether more top-level items came than `shape` keeps.
+    shape_overflow: bool,
     /// See [`Translation::weight`].
     weight: u64,
     /// See [`Translation::has_property`].
@@ -317,6 +351,7 @@ impl Translator {
             }
             [Piece::Start, Piece::Char(_, Some(set))] => Some(Shape::FirstIn(*set)),
             [Piece::Char(..), Piece::Repeat { min: 0, .. }] => Some(Shape::Always),
+            [Piece::Start, rest @ ..] if !self.shape_overflow => sequence(rest),
             _ => None,
         };
         Ok(Translation {
@@ -406,10 +441,13 @@ impl Translator {
 
     // ---- writing -------------------------------------------------------
 
-    /// Records a top-level item for [`CountedRun`] detection.
+    /// Records a top-level item for the detection of a [`Shape`].
     fn piece(&mut self, piece: Piece) {
-        if self.open.is_empty() && self.shape.len() < 5 {
-            self.shape.push(piece);
+        if self.open.is_empty() {
+            match self.shape.len() < MAX_PIECES {
+                true => self.shape.push(piece),
+                false => self.shape_overflow = true,
+            }
         }
     }
 
