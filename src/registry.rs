@@ -43,7 +43,9 @@ pub(crate) struct Registry<'a> {
 /// A schema document the compiler can read.
 struct Document<'a> {
     value: &'a Value,
-    uri: String,
+    /// Borrowed (the embedded metaschemas' and the caller's resources'): a compile
+    /// allocates nothing for documents it never reads.
+    uri: &'a str,
     scanned: bool,
     /// Why the document could not be scanned (an unknown dialect, say): reported when a
     /// reference reaches it, not when another reference makes the compiler look around.
@@ -131,28 +133,22 @@ impl<'a> Registry<'a> {
     }
 
     fn add_documents(&mut self, schema: &'a Value) -> Result<(), SchemaError> {
-        self.docs.push(Document {
-            value: schema,
-            uri: uri::DEFAULT_BASE.to_string(),
+        let document = |uri: &'a str, value: &'a Value| Document {
+            value,
+            uri,
             scanned: false,
             broken: None,
-        });
-        for (name, value) in &self.options.resources {
-            let name = uri::split_fragment(name).0.to_string();
-            self.docs.push(Document {
-                value: value.as_ref(),
-                uri: name,
-                scanned: false,
-                broken: None,
-            });
+        };
+        let (resources, metaschemas) = (&self.options.resources, metaschemas());
+        self.docs
+            .reserve_exact(1 + resources.len() + metaschemas.len());
+        self.docs.push(document(uri::DEFAULT_BASE, schema));
+        for (name, value) in resources {
+            let name = uri::split_fragment(name).0;
+            self.docs.push(document(name, value.as_ref()));
         }
-        for (name, value) in metaschemas() {
-            self.docs.push(Document {
-                value,
-                uri: (*name).to_string(),
-                scanned: false,
-                broken: None,
-            });
+        for (name, value) in metaschemas {
+            self.docs.push(document(name, value));
         }
         self.scan(0)
     }
@@ -191,7 +187,7 @@ impl<'a> Registry<'a> {
         let document = &mut self.docs[doc as usize];
         document.scanned = true;
         let value = document.value;
-        let uri: Arc<str> = document.uri.as_str().into();
+        let uri: Arc<str> = Arc::from(document.uri);
         // A document that declares no dialect is read in the caller's default one.
         let default = Dialect::standard(self.options.draft.unwrap_or_default());
         let dialect = self.declared_dialect(value, default, doc, "", 0)?;
@@ -582,7 +578,7 @@ impl<'a> Registry<'a> {
 
     /// The URI document `doc` is registered under.
     pub(crate) fn document_uri(&self, doc: u32) -> &str {
-        &self.docs[doc as usize].uri
+        self.docs[doc as usize].uri
     }
 
     /// Whether any resource walked so far declares a dynamic (or recursive) anchor: if
