@@ -195,6 +195,16 @@ mod tests {
     }
 
     #[test]
+    fn type_errors_show_the_value_once_for_null() {
+        use serde_json::json;
+        let v = Validator::new(&json!({"type": "object"})).unwrap();
+        let message = |instance: Value| v.validate(&instance).unwrap_err().message().to_owned();
+        assert_eq!(message(json!(null)), "expected object, got null");
+        assert_eq!(message(json!(true)), "expected object, got boolean true");
+        assert_eq!(message(json!([1])), "expected object, got array [1]");
+    }
+
+    #[test]
     fn discarded_branches_leave_no_errors_of_their_own() {
         use serde_json::json;
         let v = Validator::new(&json!({

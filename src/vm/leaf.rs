@@ -542,8 +542,12 @@ pub(super) fn explain(
                 }
                 out.push_str(name);
             }
-            let _ = write!(out, ", got {} ", types::type_name(value));
-            show_into(out, value);
+            let _ = write!(out, ", got {}", types::type_name(value));
+            // `null` names its type and its value in one word: "got null", once.
+            if !value.is_null() {
+                out.push(' ');
+                show_into(out, value);
+            }
         }),
         Node::Const(expected) => report(Kind::Const, &|out| {
             out.push_str("expected ");
