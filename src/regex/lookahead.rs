@@ -13,10 +13,12 @@
 /// lookaheads `(?=...)`, and a rest without top-level alternation; `None` otherwise.
 pub(super) fn split(source: &str) -> Option<Vec<String>> {
     let mut rest = source.strip_prefix('^')?;
+    // Capture groups keep their numbers only while no backreference could read them.
+    let unwrap_captures = !has_backreference(source);
     let mut parts = Vec::new();
     while let Some(after) = rest.strip_prefix("(?=") {
         let end = group_end(after)?;
-        parts.push(format!("^(?:{})", &after[..end]));
+        parts.push(anchored(&after[..end], unwrap_captures));
         rest = &after[end + 1..];
         // A quantified lookahead (Annex B allows it) is not a plain conjunct.
         if rest.starts_with(['*', '+', '?', '{']) {
@@ -26,8 +28,46 @@ pub(super) fn split(source: &str) -> Option<Vec<String>> {
     if parts.is_empty() || !without_top_level_alternation(rest) {
         return None;
     }
-    parts.push(format!("^(?:{rest})"));
+    parts.push(anchored(rest, unwrap_captures));
     Some(parts)
+}
+
+/// `^` before `body`: bare when nothing in `body` binds looser than the anchor, so that
+/// the part keeps a simple shape the matchers recognise (`^[^\s]+$`), else `^(?:body)`.
+/// A group around the whole body is dropped first: a match test cannot see it.
+fn anchored(mut body: &str, unwrap_captures: bool) -> String {
+    while let Some(inner) = whole_group(body, unwrap_captures) {
+        body = inner;
+    }
+    match without_top_level_alternation(body) {
+        true => format!("^{body}"),
+        false => format!("^(?:{body})"),
+    }
+}
+
+/// The inside of `text` when all of it is one unquantified group: `(?:X)`, or `(X)`
+/// when `captures` may go.
+fn whole_group(text: &str, captures: bool) -> Option<&str> {
+    let after = match text.strip_prefix("(?:") {
+        Some(after) => after,
+        None => text
+            .strip_prefix('(')
+            .filter(|a| captures && !a.starts_with('?'))?,
+    };
+    let end = group_end(after)?;
+    (end + 1 == after.len()).then(|| &after[..end])
+}
+
+/// Whether `source` may hold a backreference (`\1` to `\9`, `\k<name>`): a
+/// backslash not itself escaped, then a digit or `k`.
+fn has_backreference(source: &str) -> bool {
+    let mut chars = source.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next().is_some_and(|e| matches!(e, '1'..='9' | 'k')) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The byte index of the `)` closing a group whose body starts `text`, skipping escapes,
@@ -89,10 +129,14 @@ mod tests {
     fn leading_lookaheads_become_anchored_parts() {
         assert_eq!(
             split(r"^(?=[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$").unwrap(),
-            [r"^(?:[^!*,;{}[\]~\n]+$)", r"^(?:(.*\w))", r"^(?:.+$)"]
+            [r"^[^!*,;{}[\]~\n]+$", r"^.*\w", r"^.+$"]
         );
-        assert_eq!(split(r"^(?=a\))b").unwrap(), [r"^(?:a\))", r"^(?:b)"]);
-        assert_eq!(split(r"^(?=a|b)").unwrap(), ["^(?:a|b)", "^(?:)"]);
+        assert_eq!(split(r"^(?=a\))b").unwrap(), [r"^a\)", r"^b"]);
+        assert_eq!(split(r"^(?=a|b)").unwrap(), ["^(?:a|b)", "^"]);
+        assert_eq!(split(r"^(?=(?:a|b))(c)d").unwrap(), ["^(?:a|b)", "^(c)d"]);
+        assert_eq!(split(r"^(?=((x)))y").unwrap(), ["^x", "^y"]);
+        // A backreference may read a capture group: those stay.
+        assert_eq!(split(r"^(?=(a))(?:b)\1").unwrap(), ["^(a)", r"^(?:b)\1"]);
     }
 
     #[test]

@@ -1,24 +1,26 @@
-//! Patterns that are an anchored sequence of ASCII classes, each repeated a bounded or
-//! unbounded number of times (`^[A-Z]{2}[0-9]{1,4}$`, `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`,
-//! `^[a-z][a-z0-9_]*$`): matched without an automaton, by a bit-parallel simulation of
-//! the pattern's positions.
+//! Patterns that are an anchored sequence of character classes, each repeated a
+//! bounded or unbounded number of times (`^[A-Z]{2}[0-9]{1,4}$`,
+//! `^[0-9]{4}-[0-9]{2}-[0-9]{2}$`, `^[a-z][a-z0-9_]*$`, `^[^\s]+$`, `^.+$`): matched
+//! without an automaton, by a bit-parallel simulation of the pattern's positions.
 //!
 //! Each repetition is spelled out into slots, one per character it may take: `X{2,4}`
 //! is two slots that must take an `X` and two that may, `X+` one that must and one that
 //! may take any number. The state is a word with a bit per boundary between slots (bit
-//! `i`: the first `i` slots are filled); a byte moves each live boundary over the slot
-//! after it when that slot takes the byte, keeps it in place when that slot repeats,
-//! and slots that may stay empty are skipped at once. The pattern matches when the
-//! boundary after the last slot is live (at the end of the haystack, with a `$`).
+//! `i`: the first `i` slots are filled); a character moves each live boundary over the
+//! slot after it when that slot takes the character, keeps it in place when that slot
+//! repeats, and slots that may stay empty are skipped at once. The pattern matches when
+//! the boundary after the last slot is live (at the end of the haystack, with a `$`).
 //!
-//! Every slot takes ASCII bytes only, so a byte of a non-ASCII character ends every
-//! boundary: exactly what the code-point semantics say, since no slot matches one.
+//! An ASCII byte finds the slots that take it in a table; a non-ASCII character (rarer)
+//! in a sorted partition of the code points above U+007F by the slots that take them.
 
-/// One class of a sequence: its ASCII members and how many times it repeats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use super::translate::Class;
+
+/// One class of a sequence and how many times it repeats.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct Atom {
-    /// Bit `b` set when the ASCII character `b` is a member.
-    pub(super) set: u128,
+    /// What the atom matches.
+    pub(super) class: Class,
     /// The fewest repetitions.
     pub(super) min: u64,
     /// The most repetitions, `None` when unbounded.
@@ -28,26 +30,30 @@ pub(super) struct Atom {
 /// A compiled sequence (see the module docs).
 #[derive(Clone, Debug)]
 pub(super) struct Sequence {
-    /// Bit `i` of entry `b`: slot `i` takes the ASCII byte `b`.
+    /// Bit `i` of entry `b`: slot `i` takes the ASCII character `b`.
     slots_taking: Box<[u64; 128]>,
-    /// Slots that may take any number of bytes.
+    /// The code points above U+007F that some slot takes, as sorted, disjoint ranges
+    /// with the slots that take each (`first`, `last`, slots).
+    wide: Box<[(u32, u32, u64)]>,
+    /// Slots that may take any number of characters.
     repeating: u64,
     /// Slots that may stay empty.
     skippable: u64,
     /// The boundary after the last slot.
     accept: u64,
-    /// The live boundaries before the first byte.
+    /// The live boundaries before the first character.
     start: u64,
     /// Whether the pattern ends with `$` (else any prefix of the haystack may match).
     anchored_end: bool,
     /// Whether two slots that may stay empty follow each other, so that skipping may
     /// take more than one step.
     chained: bool,
-    /// With `$`, a last atom that repeats without bound: its slot's boundary and its
-    /// set. Once that boundary is the only live one (beside the accepting one), what is
-    /// left of the haystack must be a run of that set, checked byte by byte without the
-    /// simulation (`^[A-Za-z][A-Za-z0-9_:-]*$` after its first byte).
-    tail: Option<(u64, u128)>,
+    /// With `$`, the boundary of a last atom that repeats without bound (else 0), and
+    /// that atom's class. Once that boundary is the only live one (beside the accepting
+    /// one), what is left of the haystack must be a run of that class, checked without
+    /// the simulation (`^[A-Za-z][A-Za-z0-9_:-]*$` after its first byte).
+    tail: u64,
+    tail_class: Class,
 }
 
 impl Sequence {
@@ -59,6 +65,8 @@ impl Sequence {
     pub(super) fn new(atoms: &[Atom], anchored_end: bool) -> Option<Sequence> {
         let mut slots_taking = Box::new([0u64; 128]);
         let (mut repeating, mut skippable, mut slots) = (0u64, 0u64, 0u64);
+        // Each atom's wide ranges with the slots it spans.
+        let mut wide_slots: Vec<(&[(u32, u32)], u64)> = Vec::new();
         for atom in atoms {
             let optional = match atom.max {
                 Some(max) => max.checked_sub(atom.min)?,
@@ -68,10 +76,12 @@ impl Sequence {
             if slots.checked_add(count)? > Self::MAX_SLOTS {
                 return None;
             }
+            let mut spanned = 0;
             for k in 0..count {
                 let bit = 1u64 << slots;
+                spanned |= bit;
                 for (byte, taking) in slots_taking.iter_mut().enumerate() {
-                    if atom.set >> byte & 1 == 1 {
+                    if atom.class.ascii >> byte & 1 == 1 {
                         *taking |= bit;
                     }
                 }
@@ -83,13 +93,17 @@ impl Sequence {
                 }
                 slots += 1;
             }
+            wide_slots.push((&atom.class.wide, spanned));
         }
-        let tail = match atoms.last() {
-            Some(&Atom { set, max: None, .. }) if anchored_end => Some((1 << (slots - 1), set)),
-            _ => None,
+        let (tail, tail_class) = match atoms.last() {
+            Some(atom) if anchored_end && atom.max.is_none() => {
+                (1 << (slots - 1), atom.class.clone())
+            }
+            _ => (0, Class::default()),
         };
         Some(Sequence {
             slots_taking,
+            wide: partition(&wide_slots),
             repeating,
             skippable,
             accept: 1 << slots,
@@ -97,6 +111,7 @@ impl Sequence {
             anchored_end,
             chained: skippable & skippable << 1 != 0,
             tail,
+            tail_class,
         })
     }
 
@@ -104,18 +119,22 @@ impl Sequence {
     pub(super) fn is_match(&self, haystack: &str) -> bool {
         let mut live = self.start;
         let bytes = haystack.as_bytes();
-        for (at, &byte) in bytes.iter().enumerate() {
+        let mut at = 0;
+        while at < bytes.len() {
             if !self.anchored_end && live & self.accept != 0 {
                 return true;
             }
-            if let Some((boundary, set)) = self.tail {
-                if live & !(boundary | self.accept) == 0 && live & boundary != 0 {
-                    let rest = bytes.get(at..).unwrap_or_default();
-                    return rest.iter().all(|&b| b < 128 && set >> b & 1 == 1);
-                }
+            if live & !(self.tail | self.accept) == 0 && live & self.tail != 0 {
+                return self.run_of_tail(haystack.get(at..).unwrap_or_default());
             }
-            let taking = self.slots_taking.get(usize::from(byte)).copied();
-            let moved = live & taking.unwrap_or(0);
+            let byte = bytes[at];
+            let taking = if byte < 128 {
+                at += 1;
+                self.slots_taking[usize::from(byte)]
+            } else {
+                self.wide_taking(haystack, &mut at)
+            };
+            let moved = live & taking;
             live = skip(
                 (moved & !self.repeating) << 1 | (moved & self.repeating),
                 self.skippable,
@@ -127,6 +146,70 @@ impl Sequence {
         }
         live & self.accept != 0
     }
+
+    /// Whether every character of `text` is taken by the last slot, the repeating one
+    /// of [`Sequence::tail`] (whose bit is the slot's own, a boundary being numbered as
+    /// the slot after it): ASCII by the table, the rest by its class.
+    fn run_of_tail(&self, text: &str) -> bool {
+        let ascii = |b: u8| self.slots_taking[usize::from(b & 127)] & self.tail != 0 && b < 128;
+        if text.bytes().all(ascii) {
+            return true;
+        }
+        text.chars().all(|c| match u8::try_from(c) {
+            Ok(b) if b < 128 => ascii(b),
+            _ => self.tail_class.has_wide(u32::from(c)),
+        })
+    }
+
+    /// The slots that take the non-ASCII character at `at` of `haystack` (always on a
+    /// character boundary), which `at` then moves past. Out of line: the rare case.
+    #[inline(never)]
+    fn wide_taking(&self, haystack: &str, at: &mut usize) -> u64 {
+        let Some(c) = haystack.get(*at..).and_then(|rest| rest.chars().next()) else {
+            *at = haystack.len();
+            return 0;
+        };
+        *at += c.len_utf8();
+        let cp = u32::from(c);
+        let after = self.wide.partition_point(|&(first, ..)| first <= cp);
+        match after.checked_sub(1).map(|i| self.wide[i]) {
+            Some((_, last, slots)) if cp <= last => slots,
+            _ => 0,
+        }
+    }
+}
+
+/// The code points above U+007F split into ranges that the same slots take, from each
+/// atom's wide ranges and the slots it spans: the ranges some slot takes, sorted.
+fn partition(wide_slots: &[(&[(u32, u32)], u64)]) -> Box<[(u32, u32, u64)]> {
+    let mut cuts: Vec<u32> = (wide_slots.iter())
+        .flat_map(|(ranges, _)| ranges.iter())
+        .flat_map(|&(first, last)| [first, last.saturating_add(1)])
+        .collect();
+    cuts.sort_unstable();
+    cuts.dedup();
+    let taking = |cp: u32| {
+        (wide_slots.iter())
+            .filter(|(ranges, _)| {
+                ranges
+                    .iter()
+                    .any(|&(first, last)| first <= cp && cp <= last)
+            })
+            .fold(0, |slots, &(_, spanned)| slots | spanned)
+    };
+    let mut parts: Vec<(u32, u32, u64)> = Vec::new();
+    for pair in cuts.windows(2) {
+        let (first, last) = (pair[0], pair[1] - 1);
+        let slots = taking(first);
+        if slots == 0 {
+            continue;
+        }
+        match parts.last_mut() {
+            Some(part) if part.1 + 1 == first && part.2 == slots => part.1 = last,
+            _ => parts.push((first, last, slots)),
+        }
+    }
+    parts.into_boxed_slice()
 }
 
 /// `live` and every boundary reached from it over slots that may stay empty: one step,
@@ -167,6 +250,12 @@ mod tests {
         r"^[A-Za-z][A-Za-z0-9_\-:]*$",
         r"^a[ab]*[bc]*$",
         r"^[a-c]?[b-d]?[a-d]*$",
+        r"^[ \r\n\t\S]+$",
+        r"^[^\s]+$",
+        r"^.*\w",
+        r"^.+$",
+        r"^[^a\u00e9]?[\u00e0-\u00ff]{2}.",
+        r"^\S*$",
     ];
 
     fn is_sequence(source: &str) -> bool {
@@ -198,17 +287,19 @@ mod tests {
             r"^[a-c]*[a-c0-9]$",
             r"^a?b*a?$",
             r"^\d+\.\d+$",
+            r"^[^\s]+$",
+            r"^.x$",
+            r"^[a-z\u00e9]+x$",
         ] {
             assert!(is_sequence(source), "{source}");
         }
-        // Not sequences: unanchored, groups, alternations, non-ASCII or `.` classes,
-        // more slots than a word has bits.
+        // Not sequences: unanchored, groups, alternations, Unicode properties, more
+        // slots than a word has bits.
         for source in [
             r"[a-z]+$",
             r"^(ab)+$",
             r"^a|b$",
-            r"^[a-z\u00e9]+x$",
-            r"^.x$",
+            r"^\p{L}x$",
             r"^[a-z]{40}[0-9]{40}$",
         ] {
             assert!(!is_sequence(source), "{source}");

@@ -67,8 +67,8 @@ pub(super) enum Shape {
     /// `X*` (or `X?`, `X{0,n}`) unanchored: matches the empty string at the
     /// start of any haystack.
     Always,
-    /// `^` then atoms matching sets of ASCII characters, each maybe repeated, then
-    /// maybe `$` (the flag): see [`super::sequence`].
+    /// `^` then atoms of known classes, each maybe repeated, then maybe `$` (the
+    /// flag): see [`super::sequence`].
     Sequence(Vec<Atom>, bool),
 }
 
@@ -98,20 +98,20 @@ pub(super) struct CountedRun {
 const MAX_PIECES: usize = 130;
 
 /// The atoms of a [`Shape::Sequence`] from the top-level items after its `^`, if they
-/// are one: ASCII atoms, each maybe repeated, then maybe `$`.
+/// are one: atoms of known classes, each maybe repeated, then maybe `$`.
 fn sequence(mut pieces: &[Piece]) -> Option<Shape> {
     let anchored_end = matches!(pieces.last(), Some(Piece::End));
     if anchored_end {
         pieces = &pieces[..pieces.len() - 1];
     }
     let mut atoms = Vec::with_capacity(pieces.len());
-    while let [Piece::Char(_, Some(set)), rest @ ..] = pieces {
+    while let [Piece::Char(_, Some(class)), rest @ ..] = pieces {
         let (min, max, rest) = match rest {
             [Piece::Repeat { min, max, .. }, rest @ ..] => (*min, *max, rest),
             rest => (1, Some(1), rest),
         };
         atoms.push(Atom {
-            set: *set,
+            class: class.clone(),
             min,
             max,
         });
@@ -252,8 +252,8 @@ enum Piece {
     Start,
     End,
     /// An atom matching exactly one code point; the range is its text in
-    /// the output, the set what it matches if that is only ASCII.
-    Char(Range<usize>, Option<u128>),
+    /// the output, the class what it matches if known.
+    Char(Range<usize>, Option<Class>),
     Repeat {
         min: u64,
         max: Option<u64>,
@@ -319,7 +319,7 @@ impl Translator {
                 '.' => {
                     let start = self.out.len();
                     emit_class(&mut self.out, true, LINE_TERMINATORS.to_vec(), "");
-                    self.char_atom(start, None);
+                    self.char_atom(start, Class::new(true, LINE_TERMINATORS, ""));
                 }
                 '*' => self.quantifier(0, None, false)?,
                 '+' => self.quantifier(1, None, false)?,
@@ -337,19 +337,21 @@ impl Translator {
             return Err(self.error("unterminated group"));
         }
         let shape = match self.shape.as_slice() {
-            [Piece::Start, Piece::Char(span, ascii), Piece::Repeat { min, max, braced }, Piece::End]
-                if *braced || ascii.is_some() =>
+            [Piece::Start, Piece::Char(span, class), Piece::Repeat { min, max, braced }, Piece::End]
+                if *braced || class.as_ref().and_then(Class::ascii_only).is_some() =>
             {
                 self.out.get(span.clone()).map(|atom| {
                     Shape::CountedRun(CountedRun {
                         atom: atom.to_owned(),
-                        ascii: *ascii,
+                        ascii: class.as_ref().and_then(Class::ascii_only),
                         min: *min,
                         max: *max,
                     })
                 })
             }
-            [Piece::Start, Piece::Char(_, Some(set))] => Some(Shape::FirstIn(*set)),
+            [Piece::Start, Piece::Char(_, Some(class))] if class.wide.is_empty() => {
+                Some(Shape::FirstIn(class.ascii))
+            }
             [Piece::Char(..), Piece::Repeat { min: 0, .. }] => Some(Shape::Always),
             [Piece::Start, rest @ ..] if !self.shape_overflow => sequence(rest),
             _ => None,
@@ -452,17 +454,16 @@ impl Translator {
     }
 
     /// Notes that an atom matching exactly one code point was written,
-    /// starting at output offset `start`, matching the ASCII set `ascii` if
-    /// known to be one.
-    fn char_atom(&mut self, start: usize, ascii: Option<u128>) {
+    /// starting at output offset `start`, matching `class` if known.
+    fn char_atom(&mut self, start: usize, class: Option<Class>) {
         self.last = Last::Atom;
-        self.piece(Piece::Char(start..self.out.len(), ascii));
+        self.piece(Piece::Char(start..self.out.len(), class));
     }
 
     fn literal(&mut self, cp: u32) {
         let start = self.out.len();
         push_code_point(&mut self.out, cp);
-        self.char_atom(start, ascii_set(false, &[(cp, cp)], ""));
+        self.char_atom(start, Class::new(false, &[(cp, cp)], ""));
     }
 
     // ---- syntax --------------------------------------------------------
@@ -587,7 +588,7 @@ impl Translator {
                 let start = self.out.len();
                 let (ranges, negated) = shorthand(c);
                 emit_class(&mut self.out, negated, ranges.to_vec(), "");
-                self.char_atom(start, ascii_set(negated, ranges, ""));
+                self.char_atom(start, Class::new(negated, ranges, ""));
             }
             'b' | 'B' => {
                 self.word_boundary(c == 'B');
@@ -811,9 +812,9 @@ impl Translator {
                 }
             }
         }
-        let ascii = ascii_set(negated, &set.ranges, &set.properties);
+        let class = Class::new(negated, &set.ranges, &set.properties);
         emit_class(&mut self.out, negated, set.ranges, &set.properties);
-        self.char_atom(start, ascii);
+        self.char_atom(start, class);
         Ok(())
     }
 
@@ -861,16 +862,64 @@ fn shorthand(c: char) -> (&'static [(u32, u32)], bool) {
     }
 }
 
-/// The set of a class as a bit per ASCII code point, when it matches ASCII
-/// characters only: not negated (that would take in the rest of Unicode) and
-/// without `\p{…}` items.
-fn ascii_set(negated: bool, ranges: &[(u32, u32)], properties: &str) -> Option<u128> {
-    if negated || !properties.is_empty() {
-        return None;
+/// What an atom matching one code point matches, when that is known here (no
+/// `\p{…}` item, which only the engine can expand): a bit per ASCII code point, and the
+/// other code points as sorted, disjoint ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Class {
+    /// Bit `c` set when the ASCII character `c` is a member.
+    pub(super) ascii: u128,
+    /// The members from U+0080 up, sorted and disjoint.
+    pub(super) wide: Vec<(u32, u32)>,
+}
+
+impl Class {
+    /// The class of `ranges` (in any order, maybe overlapping), complemented when
+    /// `negated`; `None` with `\p{…}` items (`properties`).
+    fn new(negated: bool, ranges: &[(u32, u32)], properties: &str) -> Option<Class> {
+        if !properties.is_empty() {
+            return None;
+        }
+        let merged = merge(ranges.to_vec());
+        let members = if negated { complement(&merged) } else { merged };
+        let mut class = Class {
+            ascii: 0,
+            wide: Vec::new(),
+        };
+        for (low, high) in members {
+            for cp in low..=high.min(127) {
+                class.ascii |= 1 << cp;
+            }
+            if high >= 128 {
+                class.wide.push((low.max(128), high));
+            }
+        }
+        Some(class)
     }
-    ranges.iter().try_fold(0u128, |set, &(low, high)| {
-        (high < 128).then(|| (low..=high).fold(set, |set, cp| set | 1 << cp))
-    })
+
+    /// The ASCII set, when the class has no other member.
+    pub(super) fn ascii_only(&self) -> Option<u128> {
+        self.wide.is_empty().then_some(self.ascii)
+    }
+
+    /// Whether the non-ASCII code point `cp` is a member.
+    pub(super) fn has_wide(&self, cp: u32) -> bool {
+        let after = self.wide.partition_point(|&(low, _)| low <= cp);
+        after > 0 && cp <= self.wide[after - 1].1
+    }
+}
+
+/// `ranges` sorted, with overlapping and adjacent ranges merged.
+fn merge(mut ranges: Vec<(u32, u32)>) -> Vec<(u32, u32)> {
+    ranges.sort_unstable();
+    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
+    for (low, high) in ranges {
+        match merged.last_mut() {
+            Some(last) if low <= last.1.saturating_add(1) => last.1 = last.1.max(high),
+            _ => merged.push((low, high)),
+        }
+    }
+    merged
 }
 
 /// The complement of sorted, disjoint `ranges` within all code points.
@@ -894,17 +943,9 @@ fn complement(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
 /// Ranges are merged, and their ends moved off the surrogate block, since
 /// surrogates are not `char`s and the target crates reject them; nothing is
 /// lost because a `&str` cannot contain a surrogate either.
-fn emit_class(out: &mut String, negated: bool, mut ranges: Vec<(u32, u32)>, properties: &str) {
-    ranges.sort_unstable();
-    let mut merged: Vec<(u32, u32)> = Vec::with_capacity(ranges.len());
-    for (low, high) in ranges {
-        match merged.last_mut() {
-            Some(last) if low <= last.1.saturating_add(1) => last.1 = last.1.max(high),
-            _ => merged.push((low, high)),
-        }
-    }
+fn emit_class(out: &mut String, negated: bool, ranges: Vec<(u32, u32)>, properties: &str) {
     let mut body = String::new();
-    for (mut low, mut high) in merged {
+    for (mut low, mut high) in merge(ranges) {
         if (0xD800..=0xDFFF).contains(&low) {
             low = 0xE000;
         }
