@@ -187,7 +187,7 @@ where
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred = Deferred::new();
+        let mut deferred = Deferred::new((NodeId::default(), "", &NULL));
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
@@ -200,7 +200,7 @@ where
                 if count_required && required {
                     required_met += 1;
                 }
-                if cost < Program::COSTLY || !deferred.push(cost, node, key, value) {
+                if cost < Program::COSTLY || !deferred.push(cost, (node, key.as_str(), value)) {
                     self.mark(Mark::Property(key.as_ptr() as usize));
                     ok &= self.settle(node, settle, value, Step::Key(key));
                 }
@@ -227,8 +227,7 @@ where
         if count_required && required_met < spec.required_count {
             return self.missing_required(spec, instance);
         }
-        deferred.sort();
-        for &(_, node, key, value) in deferred.entries() {
+        for &(_, (node, key, value)) in deferred.sorted() {
             self.mark(Mark::Property(key.as_ptr() as usize));
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
@@ -261,7 +260,7 @@ where
         // Unused when `additional_settle` is `Pass` (no `additionalProperties`).
         let additional = spec.additional.unwrap_or(id);
         let mut required_met = 0;
-        let mut deferred = Deferred::new();
+        let mut deferred = Deferred::new((NodeId::default(), &NULL));
         for (key, value) in map {
             let position = spec.position(key);
             if PATTERNS {
@@ -292,7 +291,7 @@ where
                 node, cost, settle, ..
             } = spec.entries[i];
             required_met += u32::from(spec.entries[i].required);
-            if (cost < Program::COSTLY || !deferred.push(cost, node, key, value))
+            if (cost < Program::COSTLY || !deferred.push(cost, (node, value)))
                 && !self.settle(node, settle, value, Step::Key(key))
             {
                 return false;
@@ -301,11 +300,11 @@ where
         if required_met < spec.required_count {
             return false;
         }
-        deferred.sort();
-        // The fast mode writes no instance locations: the step is not read.
-        (deferred.entries())
+        // The fast mode writes no instance locations: the step is not read, and the
+        // list keeps no keys.
+        (deferred.sorted())
             .iter()
-            .all(|&(_, node, key, value)| self.descend(node, value, Step::Key(key)))
+            .all(|&(_, (node, value))| self.descend(node, value, Step::Index(0)))
     }
 
     /// [`Vm::plain_properties`] for a table without named properties: every value goes to
@@ -464,49 +463,52 @@ where
 /// passed; more run at once (so that no loop allocates).
 const DEFERRED: usize = 4;
 
-/// The costly properties held back by a properties loop: cost, schema, key, value.
-struct Deferred<'i> {
+/// The costly properties held back by a properties loop: each with its cost and what
+/// running it needs (`T`: the schema and value, and the key where it is read).
+struct Deferred<T> {
     len: usize,
-    entries: [(u32, NodeId, &'i str, &'i Value); DEFERRED],
+    entries: [(u32, T); DEFERRED],
 }
 
-impl<'i> Deferred<'i> {
+impl<T: Copy> Deferred<T> {
+    /// An empty list; `fill` only initialises the slots (the fast loop's entries are two
+    /// words, so that setting up the list on every object costs a few stores).
     #[inline(always)]
-    fn new() -> Self {
-        static NULL: Value = Value::Null;
+    fn new(fill: T) -> Self {
         Deferred {
             len: 0,
-            entries: [(0, NodeId::default(), "", &NULL); DEFERRED],
+            entries: [(0, fill); DEFERRED],
         }
     }
 
     /// Holds back a property; `false` when full (the caller then runs it at once).
     #[inline(always)]
-    fn push(&mut self, cost: u32, node: NodeId, key: &'i str, value: &'i Value) -> bool {
+    fn push(&mut self, cost: u32, entry: T) -> bool {
         let Some(slot) = self.entries.get_mut(self.len) else {
             return false;
         };
-        *slot = (cost, node, key, value);
+        *slot = (cost, entry);
         self.len += 1;
         true
     }
 
-    /// Orders the held-back properties cheapest first.
+    /// The held-back properties, cheapest first.
     #[inline(always)]
-    fn sort(&mut self) {
-        match self.len {
-            0 | 1 => {}
+    fn sorted(&mut self) -> &[(u32, T)] {
+        let entries = &mut self.entries[..self.len];
+        match entries {
+            [] | [_] => {}
             // The common case of a few: no call into the sort.
-            2 => {
-                if self.entries[1].0 < self.entries[0].0 {
-                    self.entries.swap(0, 1);
+            [a, b] => {
+                if b.0 < a.0 {
+                    std::mem::swap(a, b);
                 }
             }
-            len => self.entries[..len].sort_unstable_by_key(|&(cost, ..)| cost),
+            _ => entries.sort_unstable_by_key(|&(cost, _)| cost),
         }
-    }
-
-    fn entries(&self) -> &[(u32, NodeId, &'i str, &'i Value)] {
-        &self.entries[..self.len]
+        entries
     }
 }
+
+/// A value to fill [`Deferred`] slots with.
+static NULL: Value = Value::Null;
