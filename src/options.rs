@@ -24,6 +24,7 @@ pub(crate) const STACK_SAFE_DEPTH: u32 = 1_000;
 /// assert!(!v.is_valid(&json!("3")));
 /// ```
 #[derive(Clone, Debug)]
+#[must_use = "the `with_*` methods return the changed options: build a validator from them"]
 pub struct ValidationOptions {
     pub(crate) draft: Option<Draft>,
     /// Registered documents by URI; shared, so options clone cheaply.
