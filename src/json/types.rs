@@ -85,15 +85,10 @@ impl TypeSet {
         if self.0 & bit != 0 {
             return true;
         }
-        self.admits(Self::INTEGER) && self.integer(value)
+        self.admits(Self::INTEGER) && is_integer(value)
     }
 
-    /// Whether `value` is an integer: out of line, the rare question of [`Self::matches`].
-    #[inline(never)]
-    fn integer(self, value: &Value) -> bool {
-        value.as_number().is_some_and(super::number::is_integer)
-    }
-
+    /// The names of the types in the set, for messages.
     pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
         const NAMES: [(TypeSet, &str); 7] = [
             (TypeSet::NULL, "null"),
@@ -129,6 +124,12 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
         Value::Array(_) => "array",
         Value::Object(_) => "object",
     }
+}
+
+/// Whether `value` is an integer: out of line, the rare question of [`TypeSet::matches`].
+#[inline(never)]
+fn is_integer(value: &Value) -> bool {
+    value.as_number().is_some_and(super::number::is_integer)
 }
 
 #[cfg(test)]

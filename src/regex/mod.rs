@@ -89,8 +89,8 @@ enum Matcher {
         min: u64,
         max: Option<u64>,
     },
-    /// `^` and a sequence of ASCII classes, each maybe repeated, maybe `$`
-    /// (`^[A-Z]{2}[0-9]{1,4}$`): a bit-parallel walk, no automaton.
+    /// `^` and a sequence of classes, each maybe repeated, maybe `$`
+    /// (`^[A-Z]{2}[0-9]{1,4}$`, `^[^\s]+$`): a bit-parallel walk, no automaton.
     Sequence(Box<Sequence>),
     /// `^X{min,max}$` for an atom `X` matching one code point, run as
     /// `^X*$` (given here) plus a count of code points. Keeps patterns like

@@ -263,8 +263,8 @@ where
         let mut deferred = Deferred::new((NodeId::default(), &NULL));
         for (key, value) in map {
             let position = spec.position(key);
+            let mut matched = position.is_some();
             if PATTERNS {
-                let mut matched = position.is_some();
                 for &(regex, node) in &spec.patterns {
                     if self.program.regexes[regex].is_match(key) {
                         matched = true;
@@ -273,15 +273,9 @@ where
                         }
                     }
                 }
-                if !matched {
-                    if !self.additional(id, additional, spec.additional_settle, key, value) {
-                        return false;
-                    }
-                    continue;
-                }
             }
             let Some(i) = position else {
-                if !PATTERNS && !self.additional(id, additional, spec.additional_settle, key, value)
+                if !matched && !self.additional(id, additional, spec.additional_settle, key, value)
                 {
                     return false;
                 }
