@@ -66,6 +66,66 @@ fn half(bytes: &[u8], at: usize) -> u64 {
     u64::from(u32::from_ne_bytes(buf))
 }
 
+/// A fixed set of names found by [`probe`] word, then one [`same_bytes`] compare: the
+/// strings of an `enum`, the tag values of a `oneOf` switch. Positions are in probe
+/// order, which [`NameSet::names`] lists.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NameSet {
+    /// [`probe`] of each of `names`, ascending.
+    probes: Box<[u64]>,
+    /// The distinct names, in probe order.
+    names: Box<[Box<str>]>,
+}
+
+impl NameSet {
+    /// Sets shorter than this are scanned rather than searched.
+    const SCAN_UP_TO: usize = 8;
+
+    /// The set of `names` (duplicates kept once).
+    pub(crate) fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> NameSet {
+        let mut entries: Vec<(u64, &str)> = names.into_iter().map(|s| (probe(s), s)).collect();
+        entries.sort_unstable();
+        entries.dedup();
+        NameSet {
+            probes: entries.iter().map(|&(p, _)| p).collect(),
+            names: entries.iter().map(|&(_, s)| Box::from(s)).collect(),
+        }
+    }
+
+    /// The position of `name` in [`NameSet::names`], if the set holds it.
+    #[inline]
+    pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        let probe = probe(name);
+        let start = if self.probes.len() <= Self::SCAN_UP_TO {
+            0
+        } else {
+            self.probes.partition_point(|&p| p < probe)
+        };
+        for (i, &p) in self.probes.iter().enumerate().skip(start) {
+            if p == probe && same_bytes(self.names[i].as_bytes(), name.as_bytes()) {
+                return Some(i);
+            }
+            if p > probe {
+                break;
+            }
+        }
+        None
+    }
+
+    /// The names, in the order [`NameSet::position`] counts.
+    pub(crate) fn names(&self) -> &[Box<str>] {
+        &self.names
+    }
+
+    /// Heap bytes held.
+    pub(crate) fn memory_usage(&self) -> usize {
+        self.probes.len() * std::mem::size_of::<u64>()
+            + (self.names.iter())
+                .map(|name| name.len() + std::mem::size_of::<Box<str>>())
+                .sum::<usize>()
+    }
+}
+
 /// A name's length, first byte and last byte in one word: for the names of one
 /// `properties` table these usually differ, which [`QuickIndex`] relies on.
 #[inline(always)]
@@ -361,6 +421,19 @@ mod tests {
         #[test]
         fn same_bytes_agrees_with_equality(a in "[ab]{0,40}", b in "[ab]{0,40}") {
             prop_assert_eq!(same_bytes(a.as_bytes(), b.as_bytes()), a == b);
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn a_name_set_finds_each_name_and_no_other(
+            names in proptest::collection::btree_set("[a-e]{0,3}|[A-Za-z_$-]{1,12}", 0..40),
+            others in proptest::collection::vec("[a-e]{0,4}|[A-Za-z_$-]{1,12}", 0..20),
+        ) {
+            let set = NameSet::new(names.iter().map(String::as_str));
+            let listed: Vec<&str> = set.names().iter().map(|name| &**name).collect();
+            prop_assert_eq!(listed.len(), names.len());
+            finds_exactly(&listed, &others, |name| set.position(name))?;
         }
     }
 

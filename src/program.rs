@@ -13,7 +13,7 @@
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
-use crate::names::{probe, same_bytes, PerfectIndex, QuickIndex};
+use crate::names::{probe, same_bytes, NameSet, PerfectIndex, QuickIndex};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
@@ -338,10 +338,12 @@ pub(crate) struct Switch {
     pub(crate) branches: Span,
     /// The property whose value selects branches.
     pub(crate) property: Box<str>,
-    /// Value → positions (in `branches`, ascending) of the branches that may accept it;
-    /// sorted by value. Here and in `open` / `absent`, branches that reject every object
-    /// (by [`Program::admits`]) are left out.
-    pub(crate) cases: Vec<(Box<str>, Vec<u32>)>,
+    /// The values some branch lists for the property.
+    pub(crate) values: NameSet,
+    /// Per value (by its position in `values`), the positions (in `branches`, ascending)
+    /// of the branches that may accept it. Here and in `open` / `absent`, branches that
+    /// reject every object (by [`Program::admits`]) are left out.
+    pub(crate) cases: Vec<Vec<u32>>,
     /// Positions of the branches that may accept any other value (a string no case
     /// lists, or not a string at all).
     pub(crate) open: Vec<u32>,
@@ -355,36 +357,28 @@ impl Switch {
         let Some(value) = value.as_str() else {
             return &self.open;
         };
-        self.cases
-            .binary_search_by(|(v, _)| v.as_ref().cmp(value))
-            .map_or(&self.open, |i| &self.cases[i].1)
+        match self.values.position(value) {
+            Some(i) => &self.cases[i],
+            None => &self.open,
+        }
     }
 }
 
-/// The operands of [`Node::StringEnum`]: a set of strings, found by [`probe`] (a binary
-/// search over words, or a scan of a few) and a byte compare of the one candidate.
+/// The operands of [`Node::StringEnum`]: a set of strings, found by probe word and one
+/// byte compare ([`NameSet`]).
 #[derive(Clone, Debug)]
 pub(crate) struct StringSet {
-    /// [`probe`] of each of `strings`, ascending.
-    probes: Box<[u64]>,
-    /// The distinct strings, in probe order.
-    strings: Box<[Box<str>]>,
+    /// The distinct strings.
+    set: NameSet,
     /// The `enum` as written (a span of `values`), for messages.
     pub(crate) listed: Span,
 }
 
 impl StringSet {
-    /// Sets shorter than this are scanned rather than searched.
-    const SCAN_UP_TO: usize = 8;
-
     /// The set of `options`, listed in the schema as the `listed` values.
     pub(crate) fn new(options: &[&str], listed: Span) -> StringSet {
-        let mut entries: Vec<(u64, &str)> = options.iter().map(|s| (probe(s), *s)).collect();
-        entries.sort_unstable();
-        entries.dedup();
         StringSet {
-            probes: entries.iter().map(|&(p, _)| p).collect(),
-            strings: entries.iter().map(|&(_, s)| Box::from(s)).collect(),
+            set: NameSet::new(options.iter().copied()),
             listed,
         }
     }
@@ -392,31 +386,17 @@ impl StringSet {
     /// Whether `text` is in the set.
     #[inline]
     pub(crate) fn contains(&self, text: &str) -> bool {
-        let probe = probe(text);
-        let start = if self.probes.len() <= Self::SCAN_UP_TO {
-            0
-        } else {
-            self.probes.partition_point(|&p| p < probe)
-        };
-        for (i, &p) in self.probes.iter().enumerate().skip(start) {
-            if p == probe && same_bytes(self.strings[i].as_bytes(), text.as_bytes()) {
-                return true;
-            }
-            if p > probe {
-                break;
-            }
-        }
-        false
+        self.set.position(text).is_some()
     }
 
     /// The strings of the set (in no particular order).
     pub(crate) fn strings(&self) -> &[Box<str>] {
-        &self.strings
+        self.set.names()
     }
 
     /// How many strings the set holds.
     pub(crate) fn len(&self) -> usize {
-        self.strings.len()
+        self.set.names().len()
     }
 }
 
@@ -873,7 +853,15 @@ impl Program {
             + self
                 .string_sets
                 .iter()
-                .map(|set| set.strings.iter().map(|s| s.len() + 16 + 8).sum::<usize>())
+                .map(|set| set.set.memory_usage())
+                .sum::<usize>()
+            + (self.switches.iter())
+                .map(|switch| {
+                    switch.values.memory_usage()
+                        + (switch.cases.iter())
+                            .map(|case| size_of::<Vec<u32>>() + table(case))
+                            .sum::<usize>()
+                })
                 .sum::<usize>()
             + table(&self.formats)
             + table(&self.dependent_required)

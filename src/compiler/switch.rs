@@ -14,6 +14,7 @@
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
+use crate::names::NameSet;
 use crate::program::{Node, Program, Switch};
 use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
@@ -181,24 +182,25 @@ fn plan<'p>(
             absent.push(position);
         }
     }
-    let mut cases: Vec<(Box<str>, Vec<u32>)> = listing
-        .into_iter()
-        .map(|(value, mut positions)| {
-            positions.extend(open.iter().copied().filter(|&position| {
-                !excluding
-                    .iter()
-                    .any(|&(at, values)| at == position && values.contains(&value))
-            }));
-            positions.sort_unstable();
-            positions.dedup();
-            (value.into(), positions)
-        })
-        .collect();
-    cases.sort_by(|a, b| a.0.cmp(&b.0));
+    let values = NameSet::new(listing.keys().copied());
+    let mut cases = vec![Vec::new(); values.names().len()];
+    for (value, mut positions) in listing {
+        positions.extend(open.iter().copied().filter(|&position| {
+            !excluding
+                .iter()
+                .any(|&(at, values)| at == position && values.contains(&value))
+        }));
+        positions.sort_unstable();
+        positions.dedup();
+        if let Some(i) = values.position(value) {
+            cases[i] = positions;
+        }
+    }
     Some(Switch {
         one,
         branches,
         property: property.into(),
+        values,
         cases,
         open,
         absent,
