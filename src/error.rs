@@ -179,14 +179,40 @@ impl ValidationErrorKind {
 /// assert_eq!(err.to_string(), "/n: 1 is less than the minimum of 3");
 /// ```
 ///
+/// An `anyOf` / `oneOf` that no branch accepts names the branch that explains the failure
+/// best, and carries that branch's errors as its [`context`](ValidationError::context),
+/// shown one per line below its own:
+///
+/// ```
+/// use serde_json::json;
+/// let v = mcp_jsonschema::Validator::new(&json!({"oneOf": [
+///     {"properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["kind", "radius"]},
+///     {"properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+/// ]})).unwrap();
+/// let err = v.validate(&json!({"kind": "square", "side": "2"})).unwrap_err();
+/// assert_eq!(err.context().len(), 1);
+/// assert_eq!(err.context()[0].instance_location(), "/side");
+/// assert_eq!(err.to_string(), "(root): {\"kind\":\"square\",\"side\":\"2\"} is not valid under any of \
+///     the schemas in oneOf; the closest is #1\n  /side: expected number, got string \"2\"; send the \
+///     number itself, not a JSON-encoded string");
+/// ```
+///
 /// The three texts share one buffer (message, then instance location, then schema
 /// location): creating an error is one allocation.
+#[derive(Clone)]
 pub struct ValidationError {
     kind: ValidationErrorKind,
+    message_end: u32,
+    instance_end: u32,
     text: String,
-    message_end: usize,
-    instance_end: usize,
+    /// The errors of the branch that explains an `anyOf` / `oneOf` failure best.
+    context: Option<Box<Context>>,
 }
+
+/// The errors of [`ValidationError::context`], boxed apart so that errors without
+/// (nearly all) stay one word smaller than a boxed slice would make them.
+#[derive(Clone)]
+struct Context(Vec<ValidationError>);
 
 impl ValidationError {
     /// An error whose `text` holds its message; the locations are appended to it.
@@ -197,23 +223,24 @@ impl ValidationError {
         instance_location: &str,
         schema_location: &str,
     ) -> Self {
-        let message_end = text.len();
+        let message_end = offset(text.len());
         text.push_str(instance_location);
-        let instance_end = text.len();
+        let instance_end = offset(text.len());
         text.push_str(schema_location);
         ValidationError {
             kind,
-            text,
             message_end,
             instance_end,
+            text,
+            context: None,
         }
     }
 
-    /// Puts `/token` (escaped for a JSON Pointer) in front of the instance location:
-    /// the interpreter writes locations innermost step first, on its way out of a
-    /// failure.
+    /// Puts `/token` (escaped for a JSON Pointer) in front of the instance location (and
+    /// of its context's): the interpreter writes locations innermost step first, on its
+    /// way out of a failure.
     pub(crate) fn prefix_instance_location(&mut self, token: &str) {
-        let at = self.message_end;
+        let at = self.message_end as usize;
         let before = self.text.len();
         if token.bytes().any(|b| b == b'~' || b == b'/') {
             let mut escaped = String::new();
@@ -223,7 +250,29 @@ impl ValidationError {
             self.text.insert_str(at, token);
             self.text.insert(at, '/');
         }
-        self.instance_end += self.text.len() - before;
+        self.instance_end = (self.instance_end).saturating_add(offset(self.text.len() - before));
+        for error in self
+            .context
+            .iter_mut()
+            .flat_map(|context| context.0.iter_mut())
+        {
+            error.prefix_instance_location(token);
+        }
+    }
+
+    /// Adds `hint` (how to fix the problem) to the message.
+    pub(crate) fn push_hint(&mut self, hint: &str) {
+        let at = self.message_end as usize;
+        let added = hint.len() + 2;
+        self.text.insert_str(at, hint);
+        self.text.insert_str(at, "; ");
+        self.message_end = self.message_end.saturating_add(offset(added));
+        self.instance_end = self.instance_end.saturating_add(offset(added));
+    }
+
+    /// Attaches the errors of the branch that explains this error best.
+    pub(crate) fn set_context(&mut self, context: Vec<ValidationError>) {
+        self.context = (!context.is_empty()).then(|| Box::new(Context(context)));
     }
 
     /// Which check failed.
@@ -233,28 +282,54 @@ impl ValidationError {
 
     /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
     pub fn instance_location(&self) -> &str {
-        &self.text[self.message_end..self.instance_end]
+        &self.text[self.message_end as usize..self.instance_end as usize]
     }
 
     /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
     /// document when that keyword lives in a registered resource.
     pub fn schema_location(&self) -> &str {
-        &self.text[self.instance_end..]
+        &self.text[self.instance_end as usize..]
     }
 
-    /// The problem in words, without the location.
+    /// The problem in words, without the location (nor the context).
     pub fn message(&self) -> &str {
-        &self.text[..self.message_end]
+        &self.text[..self.message_end as usize]
     }
-}
 
-impl fmt::Display for ValidationError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    /// For an `anyOf` / `oneOf` that no branch accepted: the errors of the branch that
+    /// explains the failure best (the one a `const` / `enum` tag selected, else the one
+    /// that failed deepest in the instance, then with the fewest errors). Empty for
+    /// other errors, and when every branch failed on the value's type (the message then
+    /// lists the types the branches accept).
+    pub fn context(&self) -> &[ValidationError] {
+        self.context.as_deref().map_or(&[], |context| &context.0)
+    }
+
+    /// Writes `location: message`, then each context error on a line of its own,
+    /// indented by `indent` more spaces per level.
+    fn write_lines(&self, f: &mut fmt::Formatter<'_>, indent: usize) -> fmt::Result {
         let at = match self.instance_location() {
             "" => "(root)",
             at => at,
         };
-        write!(f, "{at}: {}", self.message())
+        write!(f, "{at}: {}", self.message())?;
+        for error in self.context() {
+            write!(f, "\n{:1$}", "", indent + 2)?;
+            error.write_lines(f, indent + 2)?;
+        }
+        Ok(())
+    }
+}
+
+/// A text offset, as stored: error texts are far shorter than 4 GiB, and saturating
+/// keeps an absurd one from wrapping.
+fn offset(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
+}
+
+impl fmt::Display for ValidationError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.write_lines(f, 0)
     }
 }
 

@@ -483,6 +483,9 @@ pub(crate) struct Properties {
     pub(crate) required_count: u32,
     /// The folded `Required` node itself, evaluated only to explain a missing property.
     pub(crate) required_node: Option<NodeId>,
+    /// Whether the schema object of the table has no `required` but the folded one, so
+    /// a name `entries` do not flag as required is optional there (for hints only).
+    pub(crate) required_known: bool,
     /// `patternProperties`.
     pub(crate) patterns: Vec<(RegexId, NodeId)>,
     /// `additionalProperties`: for properties matched by neither of the above.

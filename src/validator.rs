@@ -205,7 +205,7 @@ mod tests {
     }
 
     #[test]
-    fn discarded_branches_leave_no_errors_of_their_own() {
+    fn discarded_branches_leave_no_errors_of_their_own_but_failed_unions_list_theirs() {
         use serde_json::json;
         let v = Validator::new(&json!({
             "properties": {"a": {"anyOf": [{"type": "string"}, {"minimum": 5}]},
@@ -222,7 +222,10 @@ mod tests {
         assert_eq!(
             kinds,
             [
+                // The `anyOf`, then its branch that admits numbers; no `if` or
+                // `contains` item error.
                 (K::AnyOf, "/a".into()),
+                (K::Range, "/a".into()),
                 (K::Not, "/b".into()),
                 (K::Length, "/c".into())
             ]

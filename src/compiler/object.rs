@@ -180,6 +180,7 @@ impl<'a> Compiler<'a> {
             Some(node) if self.fold_required(&mut table, node) => None,
             other => other,
         };
+        table.required_known = required.is_none();
         let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
         self.program.properties.push(table);
         parts.push(self.push_at(schema, keyword, Node::Properties(id)));

@@ -88,16 +88,17 @@ impl TypeSet {
         self.admits(Self::INTEGER) && is_integer(value)
     }
 
-    /// The names of the types in the set, for messages.
+    /// The names of the types in the set, for messages: containers first and `null`
+    /// last, as people write them ("string or null").
     pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {
         const NAMES: [(TypeSet, &str); 7] = [
-            (TypeSet::NULL, "null"),
-            (TypeSet::BOOLEAN, "boolean"),
+            (TypeSet::OBJECT, "object"),
+            (TypeSet::ARRAY, "array"),
+            (TypeSet::STRING, "string"),
             (TypeSet::NUMBER, "number"),
             (TypeSet::INTEGER, "integer"),
-            (TypeSet::STRING, "string"),
-            (TypeSet::ARRAY, "array"),
-            (TypeSet::OBJECT, "object"),
+            (TypeSet::BOOLEAN, "boolean"),
+            (TypeSet::NULL, "null"),
         ];
         let mut seen_number = false;
         NAMES.into_iter().filter_map(move |(set, name)| {
@@ -144,6 +145,6 @@ mod tests {
         assert!(TypeSet::NUMBER.matches(&json!(3)));
         assert!(!TypeSet::STRING.matches(&json!(3)));
         let set = TypeSet::NUMBER.union(TypeSet::NULL);
-        assert_eq!(set.names().collect::<Vec<_>>(), ["null", "number"]);
+        assert_eq!(set.names().collect::<Vec<_>>(), ["number", "null"]);
     }
 }

@@ -6,11 +6,12 @@
 use super::leaf;
 use super::marks::{self, Mark};
 use super::show::quote_into;
-use super::{Logged, Mode, Step, Vm};
-use crate::error::ValidationErrorKind as Kind;
+use super::{Journal, Logged, Mode, Step, Vm};
+use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
+use smallvec::SmallVec;
 use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
@@ -187,7 +188,7 @@ where
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred = Deferred::new((NodeId::default(), "", &NULL));
+        let mut deferred = Deferred::new((NodeId::default(), "", &NULL, false));
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
@@ -200,9 +201,17 @@ where
                 if count_required && required {
                     required_met += 1;
                 }
-                if cost < Program::COSTLY || !deferred.push(cost, (node, key.as_str(), value)) {
+                if cost < Program::COSTLY
+                    || !deferred.push(cost, (node, key.as_str(), value, required))
+                {
                     self.mark(Mark::Property(key.as_ptr() as usize));
-                    ok &= self.settle(node, settle, value, Step::Key(key));
+                    let before = self.error_count();
+                    if !self.settle(node, settle, value, Step::Key(key)) {
+                        ok = false;
+                        if value.is_null() {
+                            self.null_for_optional(before, spec, required);
+                        }
+                    }
                 }
             }
             let mut matched = position.is_some();
@@ -227,10 +236,14 @@ where
         if count_required && required_met < spec.required_count {
             return self.missing_required(spec, instance);
         }
-        for &(_, (node, key, value)) in deferred.sorted() {
+        for &(_, (node, key, value, required)) in deferred.sorted() {
             self.mark(Mark::Property(key.as_ptr() as usize));
+            let before = self.error_count();
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
+                if value.is_null() {
+                    self.null_for_optional(before, spec, required);
+                }
                 if !self.keep_going() {
                     return false;
                 }
@@ -366,13 +379,43 @@ where
             return false;
         }
         let before = self.located();
+        let program = self.program;
+        let table = match program.nodes[id.index()] {
+            Node::Properties(table) | Node::Object { table, .. } => Some(table),
+            _ => None,
+        };
+        let names = table.map_or(&[][..], |table| &program.properties[table].named[..]);
         let ok = self.fail(id, Kind::Unexpected, |out| {
             out.push_str("property ");
             quote_into(out, key);
             out.push_str(" is not allowed");
+            if let Some(name) = suggestion(key, names.iter().map(|(name, _)| &**name)) {
+                out.push_str("; did you mean ");
+                quote_into(out, name);
+                out.push('?');
+            }
         });
         self.locate(before, Step::Key(key));
         ok
+    }
+
+    /// Adds a hint to the errors recorded since `before` when a `null` failed an
+    /// optional property (a model's common way of leaving a value out): its type errors
+    /// there say to omit the property.
+    #[cold]
+    fn null_for_optional(&mut self, before: usize, spec: &Properties, required: bool) {
+        if !EXPLAIN || required || !spec.required_known {
+            return;
+        }
+        let Some(explained) = self.log.explained() else {
+            return;
+        };
+        let at_property = |e: &ValidationError| e.instance_location().matches('/').count() == 1;
+        for error in explained.errors.get_mut(before..).unwrap_or_default() {
+            if error.kind() == Kind::Type && at_property(error) {
+                error.push_hint("omit the property instead of sending null");
+            }
+        }
     }
 
     #[inline(never)]
@@ -506,3 +549,43 @@ impl<T: Copy> Deferred<T> {
 
 /// A value to fill [`Deferred`] slots with.
 static NULL: Value = Value::Null;
+
+/// The name among `names` that `key` most likely misspells: the nearest by edit
+/// distance, if at most a third of the key's length (and at least one) apart.
+fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+    /// Names longer than this are not compared (the distance is quadratic).
+    const LONGEST: usize = 64;
+    let key: SmallVec<[char; 32]> = key.chars().take(LONGEST + 1).collect();
+    if key.len() > LONGEST {
+        return None;
+    }
+    let most = (key.len() / 3).max(1);
+    names
+        .filter(|name| name.len() <= 4 * LONGEST)
+        .filter_map(|name| {
+            let distance = edit_distance(&key, name, most)?;
+            (distance > 0).then_some((distance, name))
+        })
+        .min_by_key(|&(distance, _)| distance)
+        .map(|(_, name)| name)
+}
+
+/// The Levenshtein distance between `a` and `b`, if at most `most`.
+fn edit_distance(a: &[char], b: &str, most: usize) -> Option<usize> {
+    let b: SmallVec<[char; 32]> = b.chars().collect();
+    if a.len().abs_diff(b.len()) > most {
+        return None;
+    }
+    let mut row: SmallVec<[usize; 36]> = (0..=b.len()).collect();
+    for (i, &ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    let distance = row[b.len()];
+    (distance <= most).then_some(distance)
+}

@@ -5,11 +5,12 @@
 //! subschemas.
 
 use super::show::show_into;
-use super::{Logged, Mode, Vm};
-use crate::error::ValidationErrorKind as Kind;
+use super::{leaf, Journal, Logged, Mode, Vm};
+use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use serde_json::Value;
+use smallvec::SmallVec;
 use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
@@ -35,7 +36,7 @@ where
                 self.marks.truncate(marks);
             }
         }
-        any || self.no_branch_passed(id, instance, false)
+        any || self.no_branch_passed(id, instance, false, span, None)
     }
 
     #[inline(never)]
@@ -57,23 +58,142 @@ where
                 self.marks.truncate(marks);
             }
         }
-        passed.is_some() || self.no_branch_passed(id, instance, true)
+        passed.is_some() || self.no_branch_passed(id, instance, true, span, None)
     }
 
     /// Records that no branch of an `anyOf` (or, with `one`, a `oneOf`) accepted
-    /// `instance`; the branches' own errors are not listed.
+    /// `instance`: the branches in `span` (at `candidates`, the positions a switch tried;
+    /// every branch that admits the value's type otherwise) are run again to find the one
+    /// that explains the failure best ([`closest`]), whose errors become the error's
+    /// context. Collecting every error, each branch's errors follow it.
     #[cold]
-    fn no_branch_passed(&mut self, id: NodeId, instance: &Value, one: bool) -> bool {
+    pub(super) fn no_branch_passed(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        one: bool,
+        span: Span,
+        candidates: Option<&[u32]>,
+    ) -> bool {
+        if !EXPLAIN {
+            return false;
+        }
         let (kind, keyword) = if one {
             (Kind::OneOf, "oneOf")
         } else {
             (Kind::AnyOf, "anyOf")
         };
+        let program = self.program;
+        let branches = &program.edges[span];
+        let admits = |child: NodeId| program.admits[child.index()];
+        let value_kind = TypeSet::kind(instance);
+        let positions: SmallVec<[usize; 8]> = match candidates {
+            Some(tried) if !tried.is_empty() => tried.iter().map(|&p| p as usize).collect(),
+            _ => (0..branches.len())
+                .filter(|&p| admits(branches[p]).admits(value_kind))
+                .collect(),
+        };
+        if positions.is_empty() {
+            // Every branch rejects values of this type: the types they take say it all
+            // ("expected integer or null, got boolean true" for an optional integer).
+            // The types in branch order, each once (`integer or null`, as written).
+            let mut names: SmallVec<[&str; 8]> = SmallVec::new();
+            let mut types = TypeSet::NONE;
+            for &branch in branches {
+                types = types.union(admits(branch));
+                for name in admits(branch).names() {
+                    if !names.contains(&name) {
+                        names.push(name);
+                    }
+                }
+            }
+            return self.fail(id, Kind::Type, |out| {
+                out.push_str("expected ");
+                out.push_str(&names.join(" or "));
+                leaf::type_given(out, types, instance);
+            });
+        }
+        let explained = self.explain_branches(instance, branches, &positions);
+        let best = explained.as_deref().and_then(closest);
         self.fail(id, kind, |out| {
             show_into(out, instance);
             out.push_str(" is not valid under any of the schemas in ");
             out.push_str(keyword);
-        })
+            if let Some((position, _)) = best {
+                let _ = write!(out, "; the closest is #{position}");
+            }
+        });
+        let (Some(mut explained), Some((_, at))) = (explained, best) else {
+            return false;
+        };
+        let keep_all = self.keep_going();
+        let Some(log) = self.log.explained() else {
+            return false;
+        };
+        let context = if keep_all {
+            explained[at].1.clone()
+        } else {
+            std::mem::take(&mut explained[at].1)
+        };
+        if let Some(summary) = log.errors.last_mut() {
+            summary.set_context(context);
+        }
+        if keep_all {
+            log.errors
+                .extend(explained.into_iter().flat_map(|(_, errors)| errors));
+        }
+        false
+    }
+
+    /// The errors of each branch at `positions`, run again in the explaining mode, every
+    /// error collected: `None` when the explanation's own budget (one run's worth of
+    /// steps, shared by every explanation of the run) ran out, or the run had stopped.
+    /// The verdict is already known, so a stop here ends the explanation, not the run.
+    fn explain_branches(
+        &mut self,
+        instance: &Value,
+        branches: &[NodeId],
+        positions: &[usize],
+    ) -> Option<Vec<(usize, Vec<ValidationError>)>> {
+        if self.stopped.is_some() {
+            return None;
+        }
+        let log = self.log.explained()?;
+        let outermost = !log.explaining;
+        let exhaustive = std::mem::replace(&mut log.exhaustive, true);
+        log.explaining = true;
+        let steps = self.steps;
+        if outermost {
+            self.steps = log.explanation_steps;
+        }
+        let tracking = std::mem::replace(&mut self.tracking, false);
+        let marks = self.marks.len();
+        let mut explained = Vec::with_capacity(positions.len());
+        for &position in positions {
+            let before = self.error_count();
+            self.eval(branches[position], instance);
+            let log = self.log.explained()?;
+            explained.push((position, log.errors.drain(before..).collect()));
+            if self.stopped.is_some() {
+                break;
+            }
+        }
+        self.tracking = tracking;
+        self.marks.truncate(marks);
+        let log = self.log.explained()?;
+        log.exhaustive = exhaustive;
+        if !outermost {
+            // A stop goes up to the outermost explanation, which drops it.
+            return self.stopped.is_none().then_some(explained);
+        }
+        log.explaining = false;
+        log.explanation_steps = self.steps;
+        self.steps = steps;
+        if self.stopped.take().is_some() {
+            log.stop_error = None;
+            return None;
+        }
+        Some(explained)
     }
 
     /// Records that branches `first` and `second` of a `oneOf` both accepted `instance`.
@@ -135,7 +255,8 @@ where
                 self.marks.truncate(marks);
             }
         }
-        passed.is_some() || self.no_branch_passed(id, instance, spec.one)
+        passed.is_some()
+            || self.no_branch_passed(id, instance, spec.one, spec.branches, Some(candidates))
     }
 
     #[inline(never)]
@@ -224,4 +345,27 @@ where
         }
         ok
     }
+}
+
+/// The branch that explains an `anyOf` / `oneOf` failure best, among branches and their
+/// errors: one whose errors do not include a `const` / `enum` failing on a property of
+/// the value (the tag that selects a branch, in discriminated unions), then the one
+/// that failed deepest in the instance, then the one with the fewest errors; the first
+/// of equals. Returns its position in the `anyOf` and its index in `branches`.
+fn closest(branches: &[(usize, Vec<ValidationError>)]) -> Option<(usize, usize)> {
+    let depth = |error: &ValidationError| error.instance_location().matches('/').count();
+    let rank = |errors: &[ValidationError]| {
+        let tag_rejected = errors
+            .iter()
+            .any(|e| matches!(e.kind(), Kind::Const | Kind::Enum) && depth(e) == 1);
+        let deepest = errors.iter().map(depth).max().unwrap_or(0);
+        (!tag_rejected, deepest, std::cmp::Reverse(errors.len()))
+    };
+    let mut best: Option<(usize, usize)> = None;
+    for (at, (position, errors)) in branches.iter().enumerate() {
+        if best.is_none_or(|(_, b)| rank(errors) > rank(&branches[b].1)) {
+            best = Some((*position, at));
+        }
+    }
+    best
 }

@@ -508,6 +508,53 @@ fn missing<'p>(
         .filter(|name| !map.contains_key(*name))
 }
 
+/// Strings longer than this are not parsed to see whether they encode the expected type.
+const ENCODED_UP_TO: usize = 1 << 16;
+
+/// The message of a `value` whose type is not in `set`: the types expected, the one
+/// given, and, for a string that is the JSON text of a value of an expected type (a
+/// model's common slip: `"[1, 2]"` for an array), how to fix it.
+pub(super) fn type_mismatch(out: &mut String, set: TypeSet, value: &Value) {
+    out.push_str("expected ");
+    for (i, name) in set.names().enumerate() {
+        if i > 0 {
+            out.push_str(" or ");
+        }
+        out.push_str(name);
+    }
+    type_given(out, set, value);
+}
+
+/// The rest of a [`type_mismatch`] message once the expected types are written: the
+/// type given, and a hint when the value is the JSON text of a value of `set`.
+pub(super) fn type_given(out: &mut String, set: TypeSet, value: &Value) {
+    let _ = write!(out, ", got {}", types::type_name(value));
+    // `null` names its type and its value in one word: "got null", once.
+    if !value.is_null() {
+        out.push(' ');
+        show_into(out, value);
+    }
+    let Value::String(text) = value else {
+        return;
+    };
+    if text.len() > ENCODED_UP_TO || set.admits(TypeSet::STRING) {
+        return;
+    }
+    if let Ok(decoded) = serde_json::from_str::<Value>(text) {
+        if set.matches(&decoded) {
+            out.push_str(match decoded {
+                Value::Null => "; send null itself, not the string \"null\"",
+                Value::Bool(_) => "; send the boolean itself, not a JSON-encoded string",
+                Value::Number(_) => "; send the number itself, not a JSON-encoded string",
+                Value::Array(_) => "; send the array itself, not a JSON-encoded string",
+                Value::Object(_) => "; send the object itself, not a JSON-encoded string",
+                // A string is in `set` only if strings are, which returned above.
+                Value::String(_) => "",
+            });
+        }
+    }
+}
+
 /// Why a leaf `node` rejected `value`: `report` is called once per problem, with its kind
 /// and a writer of its message (which goes straight into the error's own buffer).
 #[cold]
@@ -534,21 +581,7 @@ pub(super) fn explain(
             show_into(out, value);
             out.push_str(" is not allowed here");
         }),
-        Node::Type(set) => report(Kind::Type, &|out| {
-            out.push_str("expected ");
-            for (i, name) in set.names().enumerate() {
-                if i > 0 {
-                    out.push_str(" or ");
-                }
-                out.push_str(name);
-            }
-            let _ = write!(out, ", got {}", types::type_name(value));
-            // `null` names its type and its value in one word: "got null", once.
-            if !value.is_null() {
-                out.push(' ');
-                show_into(out, value);
-            }
-        }),
+        Node::Type(set) => report(Kind::Type, &|out| type_mismatch(out, set, value)),
         Node::Const(expected) => report(Kind::Const, &|out| {
             out.push_str("expected ");
             show_into(out, &program.values[expected]);

@@ -83,6 +83,12 @@ pub(crate) fn all_errors(program: &Program, instance: &Value, limits: Limits) ->
 /// rarely reallocates.
 const MESSAGE_ROOM: usize = 96;
 
+/// The most steps the explanations of one run may take (see `Vm::no_branch_passed`):
+/// each re-runs branches the verdict already ran, and nested ones re-run theirs again,
+/// so their work is capped apart from the run's own budget (which may be unbounded).
+/// Past it, errors name no closest branch.
+const EXPLANATION_STEPS: u64 = 1 << 20;
+
 /// Collected errors: `validate` wants one, which then needs no allocation of its own.
 pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
 
@@ -133,6 +139,12 @@ struct Explained {
     errors: Errors,
     /// Whether to keep going after a failure to find every error.
     exhaustive: bool,
+    /// Whether branches of an `anyOf` / `oneOf` are being run again to explain its
+    /// failure (see `Vm::no_branch_passed`).
+    explaining: bool,
+    /// The steps left to such explanations, for the whole run: they re-run work the
+    /// verdict already did, so they get a budget of their own.
+    explanation_steps: u64,
 }
 
 impl Default for Explained {
@@ -141,6 +153,8 @@ impl Default for Explained {
             stop_error: None,
             errors: Errors::new(),
             exhaustive: true,
+            explaining: false,
+            explanation_steps: 0,
         }
     }
 }
@@ -219,7 +233,7 @@ where
     Mode<EXPLAIN>: Logged,
 {
     fn new(program: &'p Program, limits: Limits) -> Self {
-        Vm {
+        let mut vm = Vm {
             program,
             marks: Vec::new(),
             tracking: false,
@@ -231,7 +245,11 @@ where
             steps: limits.max_steps,
             stopped: None,
             log: Default::default(),
+        };
+        if let Some(explained) = vm.log.explained() {
+            explained.explanation_steps = limits.max_steps.min(EXPLANATION_STEPS);
         }
+        vm
     }
 
     /// The errors of a failed run, a stop first: never empty.

@@ -96,7 +96,8 @@ fn problems(
                 entry.insert(validator)
             }
         };
-        found.extend(metaschema.iter_errors(schema).map(|e| Problem {
+        let errors = crate::errors::listed(metaschema.iter_errors(schema));
+        found.extend(errors.into_iter().map(|e| Problem {
             pointer: e.instance_location().to_string(),
             message: e.message().to_string(),
         }));

@@ -30,6 +30,7 @@ macro_rules! tell {
 
 mod bowtie;
 mod check;
+mod errors;
 mod input;
 mod lint;
 mod locate;

@@ -180,7 +180,7 @@ fn write_errors(
     compiled: &Validator,
 ) -> std::io::Result<()> {
     let first_line = instance.line.unwrap_or(1);
-    for error in compiled.iter_errors(&instance.value) {
+    for error in crate::errors::listed(compiled.iter_errors(&instance.value)) {
         let pointer = error.instance_location();
         let line = line_of(instance.text, pointer).unwrap_or(1) + first_line - 1;
         let shown = if pointer.is_empty() {

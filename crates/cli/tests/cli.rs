@@ -300,12 +300,18 @@ fn check_lists_every_problem_with_its_line() {
     assert_eq!(run.code, 1, "{run:?}");
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[0], "ok.json: ok");
-    assert_eq!(lines.len(), 3, "{run:?}");
+    assert_eq!(lines.len(), 4, "{run:?}");
     assert!(
         lines[1].starts_with("bad.json:4 /properties/n/minimum: "),
         "{run:?}"
     );
+    // A failed `anyOf`, then the error of its closest branch, each once.
     assert!(lines[2].starts_with("bad.json:2 /type: "), "{run:?}");
+    assert!(lines[2].ends_with("the closest is #0"), "{run:?}");
+    assert!(
+        lines[3].starts_with("bad.json:2 /type: expected one of \"array\""),
+        "{run:?}"
+    );
     // What only compiling finds: a pattern that is not a regex, a remote reference.
     let run = run_in(&dir, &["check", "pattern.json", "remote.json"], "");
     assert_eq!(run.code, 1, "{run:?}");

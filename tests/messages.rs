@@ -1,0 +1,278 @@
+//! What a failing tool call is told: the branch of an `anyOf` / `oneOf` that explains the
+//! failure best, and hints for the slips models make, on MCP-shaped schemas (pydantic,
+//! zod, discriminated unions). Each test pins the whole one-line (or multi-line) text a
+//! client would show, so a change of wording is a visible decision.
+
+use mcp_jsonschema::{ValidationError, ValidationErrorKind, Validator};
+use serde_json::{json, Value};
+
+fn first_error(schema: &Value, instance: &Value) -> ValidationError {
+    let validator = Validator::new(schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+    assert!(!validator.is_valid(instance), "{instance} should fail");
+    validator.validate(instance).unwrap_err()
+}
+
+fn message(schema: &Value, instance: &Value) -> String {
+    first_error(schema, instance).to_string()
+}
+
+/// A pydantic v2 tool: `Optional[int]` is `anyOf` with `{"type": "null"}`.
+fn pydantic() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "title": "City"},
+            "days": {"anyOf": [{"type": "integer"}, {"type": "null"}], "default": null},
+            "units": {"anyOf": [{"enum": ["metric", "imperial"]}, {"type": "null"}]}
+        },
+        "required": ["city"],
+        "additionalProperties": false
+    })
+}
+
+/// A zod discriminated union, as zod-to-json-schema writes it.
+fn zod_union() -> Value {
+    json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {
+            "shape": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"type": "string", "const": "circle"}, "radius": {"type": "number"}},
+                        "required": ["kind", "radius"],
+                        "additionalProperties": false
+                    },
+                    {
+                        "type": "object",
+                        "properties": {"kind": {"type": "string", "const": "rect"}, "width": {"type": "number"}, "height": {"type": "number"}},
+                        "required": ["kind", "width", "height"],
+                        "additionalProperties": false
+                    }
+                ]
+            }
+        },
+        "required": ["shape"],
+        "additionalProperties": false
+    })
+}
+
+#[test]
+fn an_optional_type_names_every_type_it_takes() {
+    assert_eq!(
+        message(&pydantic(), &json!({"city": "Paris", "days": true})),
+        "/days: expected integer or null, got boolean true"
+    );
+}
+
+#[test]
+fn a_json_encoded_value_is_told_to_be_sent_as_itself() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "count": {"type": "integer"},
+            "strict": {"type": "boolean"},
+            "filter": {"type": "object"}
+        }
+    });
+    for (instance, expected) in [
+        (
+            json!({"tags": "[\"a\", \"b\"]"}),
+            "/tags: expected array, got string \"[\\\"a\\\", \\\"b\\\"]\"; send the array itself, not a JSON-encoded string",
+        ),
+        (
+            json!({"count": "1"}),
+            "/count: expected integer, got string \"1\"; send the number itself, not a JSON-encoded string",
+        ),
+        (
+            json!({"strict": "true"}),
+            "/strict: expected boolean, got string \"true\"; send the boolean itself, not a JSON-encoded string",
+        ),
+        (
+            json!({"filter": "{\"a\": 1}"}),
+            "/filter: expected object, got string \"{\\\"a\\\": 1}\"; send the object itself, not a JSON-encoded string",
+        ),
+        // Not the JSON text of an expected type: no hint.
+        (
+            json!({"count": "1.5"}),
+            "/count: expected integer, got string \"1.5\"",
+        ),
+        (
+            json!({"tags": "a, b"}),
+            "/tags: expected array, got string \"a, b\"",
+        ),
+    ] {
+        assert_eq!(message(&schema, &instance), expected, "{instance}");
+    }
+    // Through an optional type too.
+    assert_eq!(
+        message(&pydantic(), &json!({"city": "Paris", "days": "3"})),
+        "/days: expected integer or null, got string \"3\"; send the number itself, not a JSON-encoded string"
+    );
+}
+
+#[test]
+fn null_for_an_optional_property_is_told_to_be_left_out() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"city": {"type": "string"}, "note": {"type": "string"}},
+        "required": ["city"]
+    });
+    assert_eq!(
+        message(&schema, &json!({"city": "Paris", "note": null})),
+        "/note: expected string, got null; omit the property instead of sending null"
+    );
+    // A required property cannot be left out: no such hint.
+    assert_eq!(
+        message(&schema, &json!({"city": null})),
+        "/city: expected string, got null"
+    );
+    // Nor when the table cannot tell (a `required` naming a property it does not list).
+    let unsure = json!({
+        "properties": {"city": {"type": "string"}},
+        "required": ["city", "elsewhere"]
+    });
+    assert_eq!(
+        message(&unsure, &json!({"city": null, "elsewhere": 1})),
+        "/city: expected string, got null"
+    );
+}
+
+#[test]
+fn an_unknown_property_close_to_an_allowed_one_is_named() {
+    assert_eq!(
+        message(&pydantic(), &json!({"cty": "Paris"})),
+        "/cty: property \"cty\" is not allowed; did you mean \"city\"?"
+    );
+    assert_eq!(
+        message(&pydantic(), &json!({"city": "Paris", "Units": "metric"})),
+        "/Units: property \"Units\" is not allowed; did you mean \"units\"?"
+    );
+    // Nothing close: no guess.
+    assert_eq!(
+        message(&pydantic(), &json!({"city": "Paris", "verbose": true})),
+        "/verbose: property \"verbose\" is not allowed"
+    );
+}
+
+#[test]
+fn a_discriminated_union_reports_the_branch_its_tag_selects() {
+    let error = first_error(
+        &zod_union(),
+        &json!({"shape": {"kind": "rect", "width": 2, "height": "3"}}),
+    );
+    assert_eq!(error.kind(), ValidationErrorKind::AnyOf);
+    assert_eq!(error.instance_location(), "/shape");
+    assert_eq!(error.schema_location(), "/properties/shape/anyOf");
+    assert_eq!(error.context().len(), 1);
+    assert_eq!(error.context()[0].instance_location(), "/shape/height");
+    assert_eq!(
+        error.to_string(),
+        "/shape: {\"height\":\"3\",\"kind\":\"rect\",\"width\":2} is not valid under any of the \
+         schemas in anyOf; the closest is #1\n  \
+         /shape/height: expected number, got string \"3\"; send the number itself, not a JSON-encoded string"
+    );
+    // The tag of the other branch selects it.
+    assert_eq!(
+        message(&zod_union(), &json!({"shape": {"kind": "circle"}})),
+        "/shape: {\"kind\":\"circle\"} is not valid under any of the schemas in anyOf; the closest is #0\n  \
+         /shape: missing required property \"radius\""
+    );
+}
+
+#[test]
+fn a_one_of_of_objects_reports_the_deepest_failure_then_the_fewest_errors() {
+    let schema = json!({
+        "oneOf": [
+            {
+                "type": "object",
+                "properties": {"query": {"type": "string"}, "limit": {"type": "integer", "maximum": 50}},
+                "required": ["query"]
+            },
+            {
+                "type": "object",
+                "properties": {"id": {"type": "string"}},
+                "required": ["id"],
+                "additionalProperties": false
+            }
+        ]
+    });
+    // The first branch fails below the value (at /limit), the second on the value itself.
+    assert_eq!(
+        message(&schema, &json!({"query": "rust", "limit": 100})),
+        "(root): {\"limit\":100,\"query\":\"rust\"} is not valid under any of the schemas in oneOf; \
+         the closest is #0\n  /limit: 100 is greater than the maximum of 50"
+    );
+    // The second fails deeper (a property it does not allow).
+    assert_eq!(
+        message(&schema, &json!({"other": 1})),
+        "(root): {\"other\":1} is not valid under any of the schemas in oneOf; the closest is #1\n  \
+         (root): missing required property \"id\"\n  \
+         /other: property \"other\" is not allowed"
+    );
+    // Both fail at the value: the one with fewer errors.
+    assert_eq!(
+        message(&schema, &json!({"id": 1, "query": 2})),
+        "(root): {\"id\":1,\"query\":2} is not valid under any of the schemas in oneOf; the closest is #0\n  \
+         /query: expected string, got integer 2"
+    );
+    // Several branches passing are named.
+    let overlapping = json!({"oneOf": [{"type": "integer"}, {"minimum": 0}]});
+    assert_eq!(
+        message(&overlapping, &json!(3)),
+        "(root): 3 is valid under more than one of the schemas in oneOf (#0 and #1)"
+    );
+}
+
+#[test]
+fn iter_errors_keeps_every_branch() {
+    let validator = Validator::new(&zod_union()).unwrap();
+    let instance = json!({"shape": {"kind": "rect", "width": 2, "height": "3"}});
+    let errors: Vec<ValidationError> = validator.iter_errors(&instance).collect();
+    let lines: Vec<(String, ValidationErrorKind)> = errors
+        .iter()
+        .map(|e| (e.instance_location().to_string(), e.kind()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("/shape".to_string(), ValidationErrorKind::AnyOf),
+            // Branch #0: missing radius, two properties it does not allow, wrong tag.
+            ("/shape".to_string(), ValidationErrorKind::Required),
+            ("/shape/height".to_string(), ValidationErrorKind::Unexpected),
+            ("/shape/kind".to_string(), ValidationErrorKind::Const),
+            ("/shape/width".to_string(), ValidationErrorKind::Unexpected),
+            // Branch #1.
+            ("/shape/height".to_string(), ValidationErrorKind::Type),
+        ]
+    );
+    assert_eq!(errors[0].context().len(), 1);
+}
+
+#[test]
+fn errors_agree_with_the_verdict_when_explanations_run_out_of_budget() {
+    // Nested unions whose explanations re-run their branches: a tight budget may end the
+    // explanation, never the verdict, and never with a pass.
+    let mut schema = json!({"type": "integer"});
+    for _ in 0..12 {
+        schema = json!({"anyOf": [
+            {"type": "object", "properties": {"a": schema.clone()}, "required": ["a"]},
+            {"type": "object", "properties": {"b": schema.clone()}, "required": ["b"]}
+        ]});
+    }
+    let mut instance = json!("x");
+    for _ in 0..12 {
+        instance = json!({"a": instance.clone(), "b": instance});
+    }
+    for steps in [10, 1_000, 100_000, 10_000_000] {
+        let validator = mcp_jsonschema::ValidationOptions::default()
+            .with_step_budget(steps)
+            .build(&schema)
+            .unwrap();
+        assert!(!validator.is_valid(&instance));
+        assert!(validator.validate(&instance).is_err(), "{steps}");
+        assert!(validator.iter_errors(&instance).next().is_some(), "{steps}");
+    }
+}
