@@ -11,7 +11,6 @@ use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
-use smallvec::SmallVec;
 use std::fmt::Write;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
@@ -553,39 +552,111 @@ static NULL: Value = Value::Null;
 /// The name among `names` that `key` most likely misspells: the nearest by edit
 /// distance, if at most a third of the key's length (and at least one) apart.
 fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
-    /// Names longer than this are not compared (the distance is quadratic).
-    const LONGEST: usize = 64;
-    let key: SmallVec<[char; 32]> = key.chars().take(LONGEST + 1).collect();
-    if key.len() > LONGEST {
+    let key_chars = key.chars().count();
+    if key_chars > LONGEST {
         return None;
     }
-    let most = (key.len() / 3).max(1);
-    names
-        .filter(|name| name.len() <= 4 * LONGEST)
-        .filter_map(|name| {
-            let distance = edit_distance(&key, name, most)?;
-            (distance > 0).then_some((distance, name))
-        })
-        .min_by_key(|&(distance, _)| distance)
-        .map(|(_, name)| name)
-}
-
-/// The Levenshtein distance between `a` and `b`, if at most `most`.
-fn edit_distance(a: &[char], b: &str, most: usize) -> Option<usize> {
-    let b: SmallVec<[char; 32]> = b.chars().collect();
-    if a.len().abs_diff(b.len()) > most {
-        return None;
-    }
-    let mut row: SmallVec<[usize; 36]> = (0..=b.len()).collect();
-    for (i, &ca) in a.iter().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+    let most = (key_chars / 3).max(1);
+    let mut best: Option<(usize, &str)> = None;
+    for name in names {
+        let distance = if key.is_ascii() && name.is_ascii() {
+            edit_distance(key.as_bytes(), name.as_bytes(), most)
+        } else {
+            let a: Vec<char> = key.chars().collect();
+            let b: Vec<char> = name.chars().take(LONGEST + most + 1).collect();
+            edit_distance(&a, &b, most)
+        };
+        if let Some(distance) = distance.filter(|&d| d > 0) {
+            if best.is_none_or(|(least, _)| distance < least) {
+                best = Some((distance, name));
+            }
         }
     }
-    let distance = row[b.len()];
+    best.map(|(_, name)| name)
+}
+
+/// Keys longer than this (in characters) get no suggestion: the distance is quadratic.
+const LONGEST: usize = 64;
+
+/// The Levenshtein distance between `a` (at most [`LONGEST`] long) and `b`, if at most
+/// `most` (at most a third of [`LONGEST`]), on one row kept on the stack.
+fn edit_distance<T: PartialEq>(a: &[T], b: &[T], most: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > most || a.len() > LONGEST {
+        return None;
+    }
+    // Distances stay below `2 * LONGEST`, so a byte holds each.
+    let mut row = [0u8; 2 * LONGEST];
+    let row = &mut row[..=b.len()];
+    for (j, cell) in (0u8..).zip(row.iter_mut()) {
+        *cell = j;
+    }
+    for (i, ca) in (1u8..).zip(a) {
+        let mut diagonal = row[0];
+        row[0] = i;
+        let mut least = i;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + u8::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(diagonal + 1);
+            least = least.min(row[j + 1]);
+        }
+        // No entry of a later row drops below this row's least.
+        if usize::from(least) > most {
+            return None;
+        }
+    }
+    let distance = usize::from(row[b.len()]);
     (distance <= most).then_some(distance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// The textbook recursion-free Levenshtein distance, on a full table.
+    fn levenshtein(a: &[char], b: &[char]) -> usize {
+        let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
+        for (i, row) in table.iter_mut().enumerate() {
+            row[0] = i;
+        }
+        for (j, cell) in table[0].iter_mut().enumerate() {
+            *cell = j;
+        }
+        for i in 1..=a.len() {
+            for j in 1..=b.len() {
+                let substitution = table[i - 1][j - 1] + usize::from(a[i - 1] != b[j - 1]);
+                table[i][j] = substitution
+                    .min(table[i - 1][j] + 1)
+                    .min(table[i][j - 1] + 1);
+            }
+        }
+        table[a.len()][b.len()]
+    }
+
+    proptest! {
+        #[test]
+        fn edit_distance_is_levenshtein_up_to_the_bound(
+            a in "[abc]{0,10}",
+            b in "[abcé]{0,12}",
+            most in 1usize..4,
+        ) {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let exact = levenshtein(&a, &b);
+            prop_assert_eq!(edit_distance(&a, &b, most), (exact <= most).then_some(exact));
+        }
+    }
+
+    #[test]
+    fn suggestions_are_the_nearest_name_within_a_third_of_the_key() {
+        let names = ["city", "country", "units", "days"];
+        let suggest = |key: &str| suggestion(key, names.iter().copied());
+        assert_eq!(suggest("cty"), Some("city"));
+        assert_eq!(suggest("Units"), Some("units"));
+        assert_eq!(suggest("countyr"), Some("country"));
+        assert_eq!(suggest("city"), None, "an exact name is no misspelling");
+        assert_eq!(suggest("verbose"), None);
+        assert_eq!(suggest("dayz"), Some("days"));
+        assert_eq!(suggest(&"x".repeat(100)), None);
+    }
 }
