@@ -11,6 +11,9 @@ scripts/fetch-suite.sh
 # The library and the workspace crates (crates/: the command-line tool, the rmcp
 # integration).
 cargo test --workspace --all-targets --no-fail-fast
+# The annotation and output suites' counts (tests/annotations.rs, run above too).
+cargo test --quiet --test annotations -- --nocapture --test-threads 1 2>&1 \
+    | grep -oE '(annotations|output) draft[0-9-]+: .*'
 # The exact-numbers build (serde_json keeps number texts): the unit tests (the decimal
 # arithmetic), the suite and the number tests again, with the feature on.
 cargo test --features arbitrary-precision --lib --test suite --test numbers --no-fail-fast

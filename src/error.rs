@@ -204,6 +204,9 @@ pub struct ValidationError {
     kind: ValidationErrorKind,
     message_end: u32,
     instance_end: u32,
+    /// Where the schema location ends: a keyword location along the evaluation path
+    /// (see [`crate::Evaluation`]) may follow it.
+    schema_end: u32,
     text: String,
     /// The errors of the branch that explains an `anyOf` / `oneOf` failure best.
     context: Option<Box<Context>>,
@@ -227,12 +230,30 @@ impl ValidationError {
         text.push_str(instance_location);
         let instance_end = offset(text.len());
         text.push_str(schema_location);
+        let schema_end = offset(text.len());
         ValidationError {
             kind,
             message_end,
             instance_end,
+            schema_end,
             text,
             context: None,
+        }
+    }
+
+    /// Records where along the evaluation path (through `$ref`s) the failing keyword
+    /// was reached.
+    pub(crate) fn set_keyword_location(&mut self, location: &str) {
+        self.text.truncate(self.schema_end as usize);
+        self.text.push_str(location);
+    }
+
+    /// The keyword's location along the evaluation path, when one was recorded; else
+    /// its schema location.
+    pub(crate) fn keyword_location(&self) -> &str {
+        match &self.text[self.schema_end as usize..] {
+            "" => self.schema_location(),
+            location => location,
         }
     }
 
@@ -250,7 +271,9 @@ impl ValidationError {
             self.text.insert_str(at, token);
             self.text.insert(at, '/');
         }
-        self.instance_end = (self.instance_end).saturating_add(offset(self.text.len() - before));
+        let added = offset(self.text.len() - before);
+        self.instance_end = self.instance_end.saturating_add(added);
+        self.schema_end = self.schema_end.saturating_add(added);
         for error in self
             .context
             .iter_mut()
@@ -268,6 +291,7 @@ impl ValidationError {
         self.text.insert_str(at, "; ");
         self.message_end = self.message_end.saturating_add(offset(added));
         self.instance_end = self.instance_end.saturating_add(offset(added));
+        self.schema_end = self.schema_end.saturating_add(offset(added));
     }
 
     /// Attaches the errors of the branch that explains this error best.
@@ -288,7 +312,7 @@ impl ValidationError {
     /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
     /// document when that keyword lives in a registered resource.
     pub fn schema_location(&self) -> &str {
-        &self.text[self.instance_end as usize..]
+        &self.text[self.instance_end as usize..self.schema_end as usize]
     }
 
     /// The problem in words, without the location (nor the context).

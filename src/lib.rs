@@ -48,6 +48,7 @@
 mod compiler;
 mod dialect;
 mod error;
+mod evaluation;
 mod formats;
 mod ids;
 mod json;
@@ -65,5 +66,6 @@ mod vm;
 
 pub use dialect::Draft;
 pub use error::{SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
+pub use evaluation::{Annotation, Evaluation};
 pub use options::{ReferencePolicy, ValidationOptions};
 pub use validator::Validator;

@@ -40,6 +40,7 @@ pub struct ValidationOptions {
     pub(crate) step_budget: u64,
     pub(crate) references: ReferencePolicy,
     pub(crate) unsupported_drafts: &'static [Draft],
+    pub(crate) annotations: bool,
 }
 
 /// A `format` checker: whether a string is of the format.
@@ -76,6 +77,7 @@ impl Default for ValidationOptions {
             step_budget: u64::MAX,
             references: ReferencePolicy::Registered,
             unsupported_drafts: &[],
+            annotations: false,
         }
     }
 }
@@ -202,6 +204,27 @@ impl ValidationOptions {
     /// ```
     pub fn with_step_budget(mut self, steps: u64) -> Self {
         self.step_budget = steps;
+        self
+    }
+
+    /// Whether [`Validator::evaluate`](crate::Validator::evaluate) collects annotations
+    /// (`title`, `description`, `default`, ..., and unknown keywords from 2019-09 on)
+    /// and reports evaluation paths through `$ref`s. It takes a second program, built
+    /// beside the one `is_valid` and `validate` run (which it leaves as fast as
+    /// before): building costs about twice as much. Off by default; without it,
+    /// `evaluate` still gives the verdict, the errors and the output formats.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let schema = json!({"properties": {"city": {"type": "string", "title": "City"}}});
+    /// let v = mcp_jsonschema::Validator::options().with_annotations(true).build(&schema)?;
+    /// let evaluation = v.evaluate(&json!({"city": "Oslo"}));
+    /// assert_eq!(evaluation.annotations()[0].value(), &json!("City"));
+    /// assert_eq!(evaluation.annotations()[0].instance_location(), "/city");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_annotations(mut self, collect: bool) -> Self {
+        self.annotations = collect;
         self
     }
 

@@ -164,6 +164,10 @@ pub(crate) enum Node {
     DependentSchemas(Span),
     /// `unevaluatedProperties` / `unevaluatedItems` around the rest of their schema object.
     Unevaluated(TableId),
+    /// The annotation keywords of one schema object ([`AnnotationSet`]), recorded for
+    /// the current instance location when the object passes. Always passes; only the
+    /// annotating program (built for `Validator::evaluate`) has such nodes.
+    Annotate(TableId),
 }
 
 /// The leaf kinds of [`Node`] but `Valid` and `Type` (which the interpreter settles
@@ -221,6 +225,7 @@ macro_rules! applicators {
             | Node::PropertyNames(_)
             | Node::DependentSchemas(_)
             | Node::Unevaluated(_)
+            | Node::Annotate(_)
     };
 }
 
@@ -362,6 +367,16 @@ impl Switch {
             None => &self.open,
         }
     }
+}
+
+/// The operands of [`Node::Annotate`]: the annotation keywords of one schema object.
+#[derive(Clone, Debug)]
+pub(crate) struct AnnotationSet {
+    /// Where the schema object is (as [`Program::locations`] writes locations).
+    pub(crate) location: Box<str>,
+    /// Each keyword with its value, in schema order, and whether it annotates strings
+    /// only (the content keywords).
+    pub(crate) entries: Vec<(Box<str>, Value, bool)>,
 }
 
 /// The operands of [`Node::StringEnum`]: a set of strings, found by probe word and one
@@ -763,6 +778,13 @@ pub(crate) struct Program {
     pub(crate) scopes: Vec<Span>,
     /// Dynamic anchors: name and the node it names.
     pub(crate) anchors: Vec<(StrId, NodeId)>,
+    /// The [`Node::Annotate`] tables (the annotating program only).
+    pub(crate) annotation_sets: Vec<AnnotationSet>,
+    /// Each `$ref` node of the annotating program, ascending, with the location of the
+    /// schema object it refers to: evaluation paths go through references.
+    pub(crate) ref_targets: Vec<(NodeId, Box<str>)>,
+    /// The root resource's absolute URI, when it has one of its own (a root `$id`).
+    pub(crate) base: Option<Box<str>>,
     /// The node validation starts from.
     pub(crate) root: NodeId,
 }

@@ -2,6 +2,7 @@
 
 use crate::compiler;
 use crate::error::{SchemaError, ValidationError};
+use crate::evaluation::{Evaluation, Located};
 use crate::options::ValidationOptions;
 use crate::program::Program;
 use crate::vm::{self, Limits};
@@ -33,6 +34,8 @@ use std::sync::Arc;
 #[derive(Clone)]
 pub struct Validator {
     program: Arc<Program>,
+    /// The program `evaluate` runs, when annotations were asked for.
+    annotating: Option<Arc<Program>>,
     limits: Limits,
 }
 
@@ -56,8 +59,13 @@ impl Validator {
             crate::metaschema::check(schema, options)?;
         }
         let program = compiler::compile(schema, options)?;
+        let annotating = match options.annotations {
+            true => Some(Arc::new(compiler::compile_annotating(schema, options)?)),
+            false => None,
+        };
         Ok(Validator {
             program: Arc::new(program),
+            annotating,
             limits: Limits {
                 max_depth: options.max_instance_depth,
                 max_steps: options.step_budget,
@@ -82,6 +90,48 @@ impl Validator {
             Some(error) if error.kind().is_limit() && self.is_valid(instance) => Ok(()),
             Some(error) => Err(error),
         }
+    }
+
+    /// One evaluation of `instance`: the verdict, every error, the annotations of the
+    /// subschemas that passed (for a validator built
+    /// [`with_annotations`](ValidationOptions::with_annotations)), and the output formats
+    /// of 2020-12 (`flag`, `basic`, `detailed`, `verbose`). See [`Evaluation`].
+    ///
+    /// The verdict is always [`Validator::is_valid`]'s: collecting annotations runs
+    /// every branch of an `anyOf`, so its budget may end where the fast pass did not;
+    /// then the fast verdict stands.
+    pub fn evaluate(&self, instance: &Value) -> Evaluation {
+        let program = self.annotating.as_deref().unwrap_or(&self.program);
+        let (valid, errors, annotations) = vm::annotate(program, instance, self.limits);
+        let fast = self.is_valid(instance);
+        // The two programs agree but where a limit stopped the longer annotating run.
+        debug_assert!(
+            fast == valid || (fast && errors.first().is_some_and(|e| e.kind().is_limit())),
+            "evaluate: the annotating program says {valid}, is_valid says {fast}: {errors:?}"
+        );
+        let errors = match (fast, valid) {
+            (true, _) => Vec::new(),
+            (false, false) => errors.into_vec(),
+            // A program that passes what the fast one rejects is a bug: the fast
+            // verdict stands, with the fast program's errors.
+            (false, true) => vm::all_errors(&self.program, instance, self.limits).into_vec(),
+        };
+        let located = (errors.into_iter())
+            .map(|error| {
+                let keyword_location = error.keyword_location().to_string();
+                let absolute = vm::absolute_location(
+                    program.base.as_deref(),
+                    error.schema_location(),
+                    &keyword_location,
+                );
+                Located {
+                    error,
+                    keyword_location,
+                    absolute_keyword_location: absolute,
+                }
+            })
+            .collect();
+        Evaluation::new(fast, located, annotations)
     }
 
     /// Every error of `instance`, in schema order; empty when it conforms.

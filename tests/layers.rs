@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "ids",
     "json",
     "error",
+    "evaluation",
     "dialect",
     "options",
     "regex",

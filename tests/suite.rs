@@ -18,8 +18,9 @@
 //! read only when a reference reaches it, so an unknown dialect in one that nothing
 //! refers to breaks no build.
 //!
-//! Each test must give the expected verdict from `is_valid`, and `validate` and
-//! `iter_errors` must agree with `is_valid`. A schema that fails to build fails
+//! Each test must give the expected verdict from `is_valid`, and `validate`,
+//! `iter_errors` and `evaluate` (whose annotating program is built for every schema)
+//! must agree with `is_valid`. A schema that fails to build fails
 //! every test of its group; a panic fails only the test it happened in.
 //!
 //! Only required tests decide the exit status. A required test that fails must
@@ -357,7 +358,11 @@ fn dialect_compiler(
     remotes: &[Remote],
     assert_formats: bool,
 ) -> impl Fn(&Value) -> Result<Validator, String> {
-    let base = Validator::options().with_draft(draft);
+    // Annotations on: `evaluate` then runs the annotating program, whose verdicts are
+    // checked against the suite too (see `check_case`).
+    let base = Validator::options()
+        .with_draft(draft)
+        .with_annotations(true);
     let base = if assert_formats {
         base.with_format_assertion(true)
     } else {
@@ -429,6 +434,13 @@ fn check_case(validator: &Validator, case: &TestCase) -> Result<(), String> {
         .map(|error| error.to_string());
     if first_error.is_none() != is_valid {
         return Err(disagreement("iter_errors()", is_valid, first_error));
+    }
+    // The annotating program (debug builds assert inside `evaluate` that its own verdict
+    // is the fast one's).
+    let evaluation = validator.evaluate(&case.data);
+    let first_error = evaluation.errors().next().map(|error| error.to_string());
+    if evaluation.valid() != is_valid || first_error.is_none() != is_valid {
+        return Err(disagreement("evaluate()", is_valid, first_error));
     }
     Ok(())
 }

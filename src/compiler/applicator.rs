@@ -158,12 +158,17 @@ impl<'a> Compiler<'a> {
         target: Target,
     ) -> NodeId {
         let scope = self.entered_scope(schema.doc, schema.pointer, &target);
+        let located = self.annotating.then(|| target.clone());
         let body = self.target_node(target);
         let node = match scope {
             Some(scope) => Node::Scope { scope, body },
             None => Node::Ref(body),
         };
-        self.push_at(schema, keyword, node)
+        let id = self.push_at(schema, keyword, node);
+        if let Some(target) = located {
+            self.record_ref_target(id, &target);
+        }
+        id
     }
 
     fn dynamic_ref(

@@ -89,6 +89,7 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
         | Node::Contains { .. }
         | Node::Properties(_)
         | Node::PropertyNames(_)
+        | Node::Annotate(_)
         | Node::Valid
         | Node::Type(_)
         | other_leaves!() => {}

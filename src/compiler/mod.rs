@@ -25,6 +25,7 @@
 //! Every dialect difference is settled here; the interpreter never sees a draft.
 
 mod admits;
+mod annotations;
 mod applicator;
 mod array;
 mod conjunction;
@@ -98,10 +99,33 @@ pub(crate) struct Compiler<'a> {
     patterns: AHashMap<Box<str>, RegexId>,
     /// The dynamic-scope entry of each resource that has one, by resource index.
     scopes: AHashMap<usize, ScopeId>,
+    /// Whether this is the annotating program (`Validator::evaluate`): annotation
+    /// keywords are lowered, references recorded with their targets' locations, and
+    /// finalize keeps the shape of the schema (no inlining, merging or fusing).
+    annotating: bool,
+    /// The annotating program's `$ref` nodes and the locations of their targets.
+    ref_targets: AHashMap<NodeId, Box<str>>,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
 pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Program, SchemaError> {
+    compile_as(schema, options, false)
+}
+
+/// Compiles `schema` into the annotating program of `Validator::evaluate`: the same
+/// verdicts, annotation keywords kept, the shape of the schema kept.
+pub(crate) fn compile_annotating(
+    schema: &Value,
+    options: &ValidationOptions,
+) -> Result<Program, SchemaError> {
+    compile_as(schema, options, true)
+}
+
+fn compile_as(
+    schema: &Value,
+    options: &ValidationOptions,
+    annotating: bool,
+) -> Result<Program, SchemaError> {
     let mut compiler = Compiler {
         options,
         registry: Registry::new(schema, options)?,
@@ -111,6 +135,8 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         strings: AHashMap::new(),
         patterns: AHashMap::new(),
         scopes: AHashMap::new(),
+        annotating,
+        ref_targets: AHashMap::new(),
     };
     compiler.reserve_for_scanned();
     let root = compiler.target_node(Target {
@@ -121,6 +147,11 @@ pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Pro
         compiler.lower_target(id, &target)?;
     }
     compiler.program.root = root;
+    if annotating {
+        let base = compiler.registry.resource(0).uri.clone();
+        compiler.program.base =
+            (!base.starts_with(crate::uri::DEFAULT_BASE)).then(|| Box::from(&*base));
+    }
     compiler.finalize()?;
     Ok(compiler.program)
 }
@@ -335,6 +366,9 @@ impl<'a> Compiler<'a> {
             self.lower_applicators(&schema, &mut parts)?;
             self.lower_refs(&schema, &mut parts)?;
         }
+        if self.annotating {
+            self.lower_annotations(&schema, map, &mut parts);
+        }
         let body = self.combine(&parts);
         let body = self.lower_unevaluated(&schema, body)?;
         let body = match root {
@@ -363,6 +397,9 @@ impl<'a> Compiler<'a> {
                 // location comes along so errors still name the keyword.
                 self.program.nodes[id.index()] = self.program.nodes[other.index()];
                 self.program.locations.copy(id, other);
+                if let Some(target) = self.ref_targets.get(&other).cloned() {
+                    self.ref_targets.insert(id, target);
+                }
             }
         }
     }
@@ -450,6 +487,16 @@ impl<'a> Compiler<'a> {
     fn finalize(&mut self) -> Result<(), SchemaError> {
         self.resolve_outermost_dynamic_refs();
         self.settle_cycles()?;
+        if self.annotating {
+            // Every node keeps its schema object: the annotating program only needs
+            // what the interpreter reads.
+            let mut targets: Vec<_> = self.ref_targets.drain().collect();
+            targets.sort_unstable_by_key(|&(node, _)| node);
+            self.program.ref_targets = targets;
+            self.derive_admits();
+            self.settle_slots();
+            return Ok(());
+        }
         self.inline_refs();
         let dynamic = |node: &Node| matches!(node, Node::DynamicRef(_));
         if !self.program.nodes.iter().any(dynamic) {
@@ -479,6 +526,15 @@ impl<'a> Compiler<'a> {
         self.program.nodes.shrink_to_fit();
         self.program.locations.shrink_to_fit();
         Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// Records that `$ref` node `id` refers to the schema at `target` (the annotating
+    /// program only: evaluation paths go through references).
+    pub(crate) fn record_ref_target(&mut self, id: NodeId, target: &Target) {
+        let location = self.location(target.doc, &target.pointer).into();
+        self.ref_targets.insert(id, location);
     }
 }
 

@@ -104,7 +104,10 @@ where
         for (i, item) in items.iter().enumerate() {
             // Failing items' errors are discarded (only the count is reported), so the
             // explaining mode asks for verdicts alone.
-            let passed = if EXPLAIN {
+            let passed = if self.annotating() {
+                // The items that pass keep their annotations.
+                self.discarding_errors(|vm| vm.descend(schema, item, Step::Index(i)))
+            } else if EXPLAIN {
                 self.quietly(id, |fast| fast.descend(schema, item, Step::Index(i)))
             } else {
                 self.descend(schema, item, Step::Index(i))
@@ -113,7 +116,7 @@ where
                 count += 1;
                 self.mark(Mark::Item(i));
                 let settled = count >= u64::from(min) && max == u32::MAX;
-                if (settled || count > u64::from(max)) && !self.tracking {
+                if (settled || count > u64::from(max)) && !self.tracking && !self.annotating() {
                     break;
                 }
             }
@@ -484,7 +487,11 @@ where
                 }
             }
             let name = Value::String(key.clone());
-            if !self.descend(node, &name, Step::Key(key)) {
+            // A name is not a place in the instance: what it was annotated with goes.
+            let annotations = self.annotation_count();
+            let passed = self.descend(node, &name, Step::Key(key));
+            self.drop_annotations_since(annotations);
+            if !passed {
                 ok = false;
                 if !self.keep_going() {
                     break;

@@ -29,7 +29,7 @@ where
             if self.verdict(child, instance) {
                 any = true;
                 // Annotations of every passing branch count for `unevaluated*`.
-                if !self.tracking {
+                if !self.tracking && !self.annotating() {
                     break;
                 }
             } else {
@@ -248,7 +248,7 @@ where
                     return self.two_branches_passed(id, instance, first, position);
                 }
                 passed = Some(position);
-                if !spec.one && !self.tracking {
+                if !spec.one && !self.tracking && !self.annotating() {
                     break;
                 }
             } else {
@@ -293,7 +293,7 @@ where
 
     #[inline(never)]
     pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
-        if self.tracking {
+        if self.tracking || self.annotating() {
             let marks = self.marks.len();
             if !self.verdict(test, instance) {
                 self.marks.truncate(marks);

@@ -18,13 +18,17 @@
 //! reference cycle that consumes no input). Every run ends: recursion goes through
 //! `eval` (a step and a level each), and loops are bounded by the instance.
 
+mod annotate;
 mod children;
+
+pub(crate) use annotate::absolute_location;
 mod in_place;
 mod leaf;
 mod marks;
 mod show;
 
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
+use crate::evaluation::Annotation;
 use crate::ids::{NodeId, ScopeId, Span};
 use crate::program::{other_leaves, Node, Program, Settle};
 use crate::stack::StackGuard;
@@ -77,6 +81,27 @@ pub(crate) fn all_errors(program: &Program, instance: &Value, limits: Limits) ->
     let mut vm = Vm::<true>::new(program, limits);
     vm.eval(program.root, instance);
     vm.into_errors()
+}
+
+/// An annotating run of the annotating `program` (see `Validator::evaluate`): the
+/// verdict, every error with its evaluation path, and the annotations of the
+/// subschemas that passed, each with the instance location and evaluation path.
+pub(crate) fn annotate(
+    program: &Program,
+    instance: &Value,
+    limits: Limits,
+) -> (bool, Errors, Vec<Annotation>) {
+    let mut vm = Vm::<true>::new(program, limits);
+    vm.log.annotating = Some(Box::default());
+    let ok = vm.eval(program.root, instance);
+    let valid = ok && vm.stopped.is_none();
+    let annotations = (vm.log.annotating.take()).map_or(Vec::new(), |state| state.annotations);
+    let errors = if valid {
+        Errors::new()
+    } else {
+        vm.into_errors()
+    };
+    (valid, errors, annotations)
 }
 
 /// Bytes reserved for an error message beside its locations: most fit, so writing one
@@ -145,6 +170,22 @@ struct Explained {
     /// The steps left to such explanations, for the whole run: they re-run work the
     /// verdict already did, so they get a budget of their own.
     explanation_steps: u64,
+    /// What `Validator::evaluate` collects beside the errors; `None` otherwise.
+    annotating: Option<Box<Annotating>>,
+}
+
+/// The state of an annotating run (see [`annotate`]).
+#[derive(Default)]
+struct Annotating {
+    /// Annotations of the subschemas that passed so far: a failing node drops those
+    /// recorded while it ran.
+    annotations: Vec<Annotation>,
+    /// The current instance location, one escaped `/token` per step.
+    path: Vec<String>,
+    /// The references being followed, innermost last: the evaluation path of each
+    /// `$ref` keyword (with `/$ref`) and the location of the schema object it refers
+    /// to, so that a node's evaluation path is the first with its location's tail.
+    frames: Vec<(String, Box<str>)>,
 }
 
 impl Default for Explained {
@@ -155,6 +196,7 @@ impl Default for Explained {
             exhaustive: true,
             explaining: false,
             explanation_steps: 0,
+            annotating: None,
         }
     }
 }
@@ -300,6 +342,15 @@ where
     /// for the depth bookkeeping ([`Vm::nested`]).
     #[inline]
     fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
+        if EXPLAIN && self.annotating() {
+            return self.eval_annotating(id, instance);
+        }
+        self.eval_node(id, instance)
+    }
+
+    /// [`Vm::eval`] without the annotating mode's bookkeeping.
+    #[inline]
+    fn eval_node(&mut self, id: NodeId, instance: &Value) -> bool {
         if self.steps == 0 {
             return self.stop(id);
         }
@@ -341,6 +392,7 @@ where
             }
             Node::PropertyNames(child) => self.nested(id, |vm| vm.property_names(instance, child)),
             Node::Unevaluated(table) => self.nested(id, |vm| vm.unevaluated(id, instance, table)),
+            Node::Annotate(table) => self.record_annotations(id, table, instance),
             other_leaves!() => self.leaf(id, node, instance),
         }
     }
@@ -612,7 +664,22 @@ where
             }
             return self.eval(id, instance);
         }
+        if self.annotating() {
+            return self.discarding_errors(|vm| vm.eval(id, instance));
+        }
         self.quietly(id, |fast| fast.eval(id, instance))
+    }
+
+    /// Runs `run` in the explaining mode and drops the errors it recorded (a stop
+    /// excepted): the annotating mode's way to take a verdict whose errors nobody reads,
+    /// since it needs the annotations of the branches that pass.
+    fn discarding_errors(&mut self, run: impl FnOnce(&mut Self) -> bool) -> bool {
+        let before = self.error_count();
+        let ok = run(self);
+        if let Some(explained) = self.log.explained() {
+            explained.errors.truncate(before);
+        }
+        ok
     }
 
     /// Runs `run` on a fast-mode interpreter sharing this one's state (see [`Vm::verdict`]);
@@ -651,8 +718,12 @@ where
             let mut text = String::with_capacity(MESSAGE_ROOM + location.len());
             message(&mut text);
             // The instance location comes on the way out (see `descend`).
+            let mut error = ValidationError::new(kind, text, "", location);
+            if self.annotating() {
+                error.set_keyword_location(&self.keyword_location(id));
+            }
             if let Some(explained) = self.log.explained() {
-                (explained.errors).push(ValidationError::new(kind, text, "", location));
+                explained.errors.push(error);
             }
         }
         false
@@ -666,7 +737,14 @@ where
         }
         let tracking = std::mem::replace(&mut self.tracking, false);
         let before = self.located();
+        let annotating = self.annotating();
+        if annotating {
+            self.enter(step);
+        }
         let ok = self.eval(id, child);
+        if annotating {
+            self.leave();
+        }
         self.locate(before, step);
         self.tracking = tracking;
         ok
