@@ -87,13 +87,14 @@ impl SchemaError {
 }
 
 impl fmt::Display for SchemaError {
+    /// `location: message`, as [`ValidationError`] displays (`(root)` for the root).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let location = if self.0.location.is_empty() {
             "(root)"
         } else {
             &self.0.location
         };
-        write!(f, "{} at {}", self.0.message, location)
+        write!(f, "{location}: {}", self.0.message)
     }
 }
 
@@ -313,6 +314,28 @@ impl ValidationError {
     /// document when that keyword lives in a registered resource.
     pub fn schema_location(&self) -> &str {
         &self.text[self.instance_end as usize..self.schema_end as usize]
+    }
+
+    /// The keyword that failed (`minimum`, `required`, `anyOf`, ...): the last token of
+    /// the schema location. `None` for a `false` schema and for a stop at a limit, which
+    /// no keyword made.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let v = mcp_jsonschema::Validator::new(&json!({"properties": {"n": {"minimum": 3}}})).unwrap();
+    /// assert_eq!(v.validate(&json!({"n": 1})).unwrap_err().keyword(), Some("minimum"));
+    /// ```
+    pub fn keyword(&self) -> Option<&str> {
+        use ValidationErrorKind as K;
+        match self.kind {
+            K::FalseSchema | K::DepthExceeded | K::BudgetExhausted | K::InfiniteRecursion => None,
+            _ => {
+                let location = self.schema_location();
+                let pointer = location.rsplit_once('#').map_or(location, |(_, p)| p);
+                let (_, last) = pointer.rsplit_once('/')?;
+                (!last.contains('~')).then_some(last)
+            }
+        }
     }
 
     /// The problem in words, without the location (nor the context).

@@ -136,7 +136,7 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
     if vm::is_valid(metaschema, schema, limits) {
         return Ok(());
     }
-    let problems = vm::all_errors(metaschema, schema, limits);
+    let problems = vm::listed_errors(metaschema, schema, limits);
     let location = problems
         .first()
         .map(|p| p.instance_location().to_string())
@@ -146,7 +146,12 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
         if i > 0 {
             message.push_str("; ");
         }
-        message.push_str(&problem.to_string());
+        // One line each: a failed union's closest branch is listed after it.
+        let at = match problem.instance_location() {
+            "" => "(root)",
+            at => at,
+        };
+        message.push_str(&format!("{at}: {}", problem.message()));
     }
     if problems.len() > MAX_LISTED {
         message.push_str(&format!("; and {} more", problems.len() - MAX_LISTED));

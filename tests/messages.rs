@@ -276,3 +276,53 @@ fn errors_agree_with_the_verdict_when_explanations_run_out_of_budget() {
         assert!(validator.iter_errors(&instance).next().is_some(), "{steps}");
     }
 }
+
+#[test]
+fn errors_name_their_keyword_and_both_error_types_display_alike() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "integer", "maximum": 3},
+            "tag": {"anyOf": [{"type": "string", "minLength": 2}, {"type": "null"}]},
+            "never": false
+        },
+        "required": ["n"],
+        "additionalProperties": false
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let keywords = |instance: Value| -> Vec<Option<String>> {
+        validator
+            .iter_errors(&instance)
+            .map(|e| e.keyword().map(str::to_string))
+            .collect()
+    };
+    let some = |k: &str| Some(k.to_string());
+    assert_eq!(keywords(json!([])), [some("type")]);
+    assert_eq!(keywords(json!({})), [some("required")]);
+    assert_eq!(keywords(json!({"n": 5})), [some("maximum")]);
+    assert_eq!(
+        keywords(json!({"n": 1, "x": 1})),
+        [some("additionalProperties")]
+    );
+    assert_eq!(keywords(json!({"n": 1, "never": 1})), [None]);
+    assert_eq!(
+        keywords(json!({"n": 1, "tag": "a"})),
+        [some("anyOf"), some("minLength")]
+    );
+    let unevaluated = Validator::new(&json!({"unevaluatedProperties": false})).unwrap();
+    let error = unevaluated.validate(&json!({"a": 1})).unwrap_err();
+    assert_eq!(error.keyword(), Some("unevaluatedProperties"));
+    // `location: message`, for schema errors too.
+    let schema_error = Validator::new(&json!({"properties": {"n": {"minimum": "x"}}})).unwrap_err();
+    assert!(
+        schema_error
+            .to_string()
+            .starts_with("/properties/n/minimum: "),
+        "{schema_error}"
+    );
+    let root_error = Validator::new(&json!(3)).unwrap_err();
+    assert!(
+        root_error.to_string().starts_with("(root): "),
+        "{root_error}"
+    );
+}

@@ -47,7 +47,7 @@ impl ToolReport {
 /// let reports = mcp_jsonschema::mcp::check_tools_list(&result);
 /// assert!(reports[0].is_ok());
 /// assert!(!reports[1].is_ok());
-/// assert!(reports[1].problems()[0].starts_with("bad: inputSchema: reference"));
+/// assert!(reports[1].problems()[0].starts_with("bad: inputSchema: /properties/n/$ref: reference"));
 /// ```
 pub fn check_tools_list(result: &Value) -> Vec<ToolReport> {
     let tools = result.get("tools").unwrap_or(result);

@@ -126,7 +126,8 @@ where
         let (Some(mut explained), Some((_, at))) = (explained, best) else {
             return false;
         };
-        let keep_all = self.keep_going();
+        let keep_all =
+            self.keep_going() && self.log.explained_ref().is_some_and(|e| e.every_branch);
         let Some(log) = self.log.explained() else {
             return false;
         };

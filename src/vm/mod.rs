@@ -104,6 +104,22 @@ pub(crate) fn annotate(
     (valid, errors, annotations)
 }
 
+/// Every error of an instance that [`is_valid`] rejected, as [`all_errors`] finds them,
+/// but a failed `anyOf` / `oneOf` followed by its closest branch's errors only (its
+/// context): one line per problem, for messages that list them.
+pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits) -> Errors {
+    let mut vm = Vm::<true>::new(program, limits);
+    vm.log.every_branch = false;
+    vm.eval(program.root, instance);
+    let mut listed = Errors::new();
+    for error in vm.into_errors() {
+        let context = error.context().to_vec();
+        listed.push(error);
+        listed.extend(context);
+    }
+    listed
+}
+
 /// Bytes reserved for an error message beside its locations: most fit, so writing one
 /// rarely reallocates.
 const MESSAGE_ROOM: usize = 96;
@@ -172,6 +188,9 @@ struct Explained {
     explanation_steps: u64,
     /// What `Validator::evaluate` collects beside the errors; `None` otherwise.
     annotating: Option<Box<Annotating>>,
+    /// Whether a failed `anyOf` / `oneOf` lists every branch's errors after its own
+    /// (collecting every error); else only its closest branch's, as its context.
+    every_branch: bool,
 }
 
 /// The state of an annotating run (see [`annotate`]).
@@ -197,6 +216,7 @@ impl Default for Explained {
             explaining: false,
             explanation_steps: 0,
             annotating: None,
+            every_branch: true,
         }
     }
 }

@@ -91,14 +91,17 @@ impl Harness {
     fn run_case(&self, request: &Value) -> Value {
         let seq = request.get("seq").cloned().unwrap_or(Value::Null);
         let case = request.get("case").unwrap_or(&Value::Null);
-        let output = request.get("output").and_then(Value::as_str);
-        if output.unwrap_or("flag") != "flag" {
-            return json!({
-                "seq": seq,
-                "skipped": true,
-                "message": "only the flag output is supported: annotations are not collected yet",
-            });
-        }
+        let annotations = match request.get("output").and_then(Value::as_str) {
+            None | Some("flag") => false,
+            Some("annotations") => true,
+            Some(other) => {
+                return json!({
+                    "seq": seq,
+                    "skipped": true,
+                    "message": format!("the {other:?} output is not supported (flag and annotations are)"),
+                })
+            }
+        };
         let (Some(schema), Some(tests)) = (
             case.get("schema"),
             case.get("tests").and_then(Value::as_array),
@@ -106,7 +109,9 @@ impl Harness {
             return errored(seq, "the case has no schema or no tests".into());
         };
         let registry = case.get("registry").and_then(Value::as_object);
-        let compiled = catch_unwind(AssertUnwindSafe(|| self.compile(schema, registry)));
+        let compiled = catch_unwind(AssertUnwindSafe(|| {
+            self.compile(schema, registry, annotations)
+        }));
         let validator = match compiled {
             Ok(Ok(validator)) => validator,
             Ok(Err(e)) => return errored(seq, format!("the schema does not compile: {e}")),
@@ -116,8 +121,12 @@ impl Harness {
             .iter()
             .map(|test| {
                 let instance = test.get("instance").unwrap_or(&Value::Null);
-                match catch_unwind(AssertUnwindSafe(|| validator.is_valid(instance))) {
-                    Ok(valid) => json!({ "valid": valid }),
+                let run = || match annotations {
+                    true => annotated(&validator, instance),
+                    false => json!({ "valid": validator.is_valid(instance) }),
+                };
+                match catch_unwind(AssertUnwindSafe(run)) {
+                    Ok(result) => result,
                     Err(panic) => json!({
                         "errored": true,
                         "context": {"message": panic_message(&*panic)},
@@ -134,13 +143,41 @@ impl Harness {
         &self,
         schema: &Value,
         registry: Option<&Map<String, Value>>,
+        annotations: bool,
     ) -> Result<Validator, mcp_jsonschema::SchemaError> {
-        let mut options = ValidationOptions::default().with_draft(self.dialect);
+        let mut options = ValidationOptions::default()
+            .with_draft(self.dialect)
+            .with_annotations(annotations);
         for (uri, document) in registry.into_iter().flatten() {
             options = options.with_resource(uri.clone(), document.clone());
         }
         options.build(schema)
     }
+}
+
+/// The result of an `annotations` run for one instance: the verdict and every
+/// annotation, located (as Bowtie asks) at the keyword itself, as a URI fragment of the
+/// schema document (a registered document's keyword by its own URI).
+fn annotated(validator: &Validator, instance: &Value) -> Value {
+    let evaluation = validator.evaluate(instance);
+    let annotations: Vec<Value> = (evaluation.annotations().iter())
+        .map(|annotation| {
+            let object = annotation.schema_location();
+            let mut location = match object.contains('#') {
+                true => object.to_string(),
+                false => format!("#{object}"),
+            };
+            location.push('/');
+            location.push_str(&annotation.keyword().replace('~', "~0").replace('/', "~1"));
+            json!({
+                "keyword": annotation.keyword(),
+                "instanceLocation": annotation.instance_location(),
+                "keywordLocation": location,
+                "annotation": annotation.value(),
+            })
+        })
+        .collect();
+    json!({ "valid": evaluation.valid(), "annotations": annotations })
 }
 
 /// The `start` reply: who this implementation is.
