@@ -12,9 +12,13 @@ use crate::json::pointer;
 use serde_json::{json, Map, Value};
 
 /// One annotation: a keyword's value that a passing schema object attached to a place in
-/// the instance (`title`, `description`, `default`, `deprecated`, `readOnly`,
-/// `writeOnly`, `examples`, `format`, the content keywords, and keywords no vocabulary
-/// defines).
+/// the instance: `title`, `description`, `default`, `deprecated`, `readOnly`,
+/// `writeOnly`, `examples`, `format`, the content keywords, keywords no vocabulary
+/// defines, and the applicators' own (`properties`, `patternProperties`,
+/// `additionalProperties` and `unevaluatedProperties`: the names they applied to;
+/// `prefixItems`: the largest index it applied to, or `true` for all; `items`,
+/// `additionalItems` and `unevaluatedItems`: `true`; `contains`: the matching indices),
+/// each when it applied to anything.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotation {
     pub(crate) instance_location: String,
@@ -78,7 +82,7 @@ pub(crate) struct Located {
 /// assert!(evaluation.valid());
 /// let found: Vec<(&str, &str)> =
 ///     evaluation.annotations().iter().map(|a| (a.instance_location(), a.keyword())).collect();
-/// assert_eq!(found, [("", "title"), ("/days", "description")]);
+/// assert_eq!(found, [("", "title"), ("/days", "description"), ("", "properties")]);
 /// assert_eq!(evaluation.flag(), json!({"valid": true}));
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
 /// ```

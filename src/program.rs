@@ -479,6 +479,9 @@ pub(crate) struct Items {
     pub(crate) rest_settle: Settle,
     /// How each `prefix` node is settled (set by the compiler's last pass).
     pub(crate) prefix_settle: Box<[Settle]>,
+    /// The keywords of `prefix` and `rest` (`prefixItems` and `items`, or `items` and
+    /// `additionalItems`), for their annotations.
+    pub(crate) keywords: [&'static str; 2],
 }
 
 /// The operands of [`Node::Properties`].

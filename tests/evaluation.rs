@@ -61,8 +61,9 @@ fn error_units() -> [Value; 3] {
     ]
 }
 
-/// The annotation units of the passing instance, in evaluation order.
-fn annotation_units() -> [Value; 3] {
+/// The annotation units of the passing instance, in evaluation order: the schema
+/// objects' own, then the applicator's (the names `properties` applied to).
+fn annotation_units() -> [Value; 4] {
     [
         json!({"valid": true, "keywordLocation": "/title", "instanceLocation": "", "annotation": "Root"}),
         json!({
@@ -78,6 +79,7 @@ fn annotation_units() -> [Value; 3] {
             "instanceLocation": "/a",
             "annotation": "Pos"
         }),
+        json!({"valid": true, "keywordLocation": "/properties", "instanceLocation": "", "annotation": ["a", "b"]}),
     ]
 }
 
@@ -119,7 +121,7 @@ fn verbose_keeps_every_schema_object_level() {
             ]
         )
     );
-    let [title, nullable, pos] = annotation_units();
+    let [title, nullable, pos, properties] = annotation_units();
     assert_eq!(
         passing().verbose(),
         root(
@@ -128,6 +130,7 @@ fn verbose_keeps_every_schema_object_level() {
                 title,
                 json!({"valid": true, "keywordLocation": "/properties/b/anyOf/1", "instanceLocation": "/b", "annotations": [nullable]}),
                 json!({"valid": true, "keywordLocation": "/properties/a/$ref", "instanceLocation": "/a", "annotations": [pos]}),
+                properties,
             ]
         )
     );
@@ -202,4 +205,70 @@ fn without_annotations_evaluate_still_gives_the_verdict_and_errors() {
     assert!(evaluation.annotations().is_empty());
     assert_eq!(evaluation.errors().count(), 1);
     assert!(validator.evaluate(&json!({"a": 1})).valid());
+}
+
+#[test]
+fn applicators_annotate_what_they_applied_to() {
+    let schema = json!({
+        "properties": {"a": true},
+        "patternProperties": {"^x-": true},
+        "additionalProperties": {"type": "integer"},
+        "prefixItems": [true],
+        "items": {"type": "string"},
+        "contains": {"const": "c"}
+    });
+    let validator = Validator::options()
+        .with_annotations(true)
+        .build(&schema)
+        .unwrap();
+    let applied = |instance: Value| -> Vec<(String, Value)> {
+        let evaluation = validator.evaluate(&instance);
+        (evaluation.annotations().iter())
+            .map(|a| (a.keyword_location().to_string(), a.value().clone()))
+            .collect()
+    };
+    assert_eq!(
+        applied(json!({"a": 1, "x-b": 2, "c": 3})),
+        [
+            ("/properties".to_string(), json!(["a"])),
+            ("/patternProperties".to_string(), json!(["x-b"])),
+            ("/additionalProperties".to_string(), json!(["c"])),
+        ]
+    );
+    assert_eq!(
+        applied(json!([1, "b", "c"])),
+        [
+            ("/prefixItems".to_string(), json!(0)),
+            ("/items".to_string(), json!(true)),
+            ("/contains".to_string(), json!([2])),
+        ]
+    );
+    assert_eq!(
+        applied(json!(["c"])),
+        [
+            ("/prefixItems".to_string(), json!(true)),
+            ("/contains".to_string(), json!([0])),
+        ]
+    );
+    // A failing instance: no annotation at all.
+    assert_eq!(applied(json!([1])), []);
+    let unevaluated =
+        json!({"properties": {"a": true}, "unevaluatedProperties": true, "unevaluatedItems": true});
+    let validator = Validator::options()
+        .with_annotations(true)
+        .build(&unevaluated)
+        .unwrap();
+    let keywords: Vec<(String, Value)> = (validator
+        .evaluate(&json!({"a": 1, "b": 2}))
+        .annotations()
+        .iter())
+    .map(|a| (a.keyword().to_string(), a.value().clone()))
+    .collect();
+    assert_eq!(
+        keywords,
+        [
+            ("properties".to_string(), json!(["a"])),
+            ("unevaluatedProperties".to_string(), json!(["b"])),
+        ]
+    );
 }

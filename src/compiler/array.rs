@@ -76,6 +76,7 @@ impl<'a> Compiler<'a> {
             rest,
             rest_settle: Settle::Eval,
             prefix_settle: Box::default(),
+            keywords: [prefix_keyword.name(), rest_keyword.name()],
         });
         let keyword = if rest.is_some() {
             rest_keyword

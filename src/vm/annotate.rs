@@ -99,6 +99,32 @@ where
         true
     }
 
+    /// Records the annotation of applicator `keyword` (`properties`, `items`,
+    /// `contains`...) of the schema object whose node `id` (located at one of its
+    /// applicator keywords) passed at the current instance location.
+    #[cold]
+    pub(super) fn record_applicator(&mut self, id: NodeId, keyword: &str, value: Value) {
+        if !self.annotating() {
+            return;
+        }
+        let program = self.program;
+        let object = parent(program.locations.get(id)).to_string();
+        let keyword_location = pointer::join(parent(&self.keyword_location(id)), keyword);
+        let canonical = pointer::join(&object, keyword);
+        let absolute = absolute_location(program.base.as_deref(), &canonical, &keyword_location);
+        let Some(state) = self.state() else {
+            return;
+        };
+        state.annotations.push(Annotation {
+            instance_location: state.path.concat(),
+            keyword_location,
+            absolute_keyword_location: absolute,
+            schema_location: object,
+            keyword: keyword.into(),
+            value,
+        });
+    }
+
     /// Steps down to `step` of the instance.
     pub(super) fn enter(&mut self, step: Step<'_>) {
         if let Some(state) = self.state() {
@@ -183,4 +209,13 @@ fn fragment_encoded(uri: &str) -> String {
         }
     }
     out
+}
+
+/// A location without its last token (a keyword's schema object); a registered
+/// document's URI stays whole.
+fn parent(location: &str) -> &str {
+    let fragment = location.rfind('#').map_or(0, |at| at + 1);
+    location[fragment..]
+        .rfind('/')
+        .map_or(&location[..fragment], |at| &location[..fragment + at])
 }

@@ -85,7 +85,39 @@ where
         } else {
             self.mark(Mark::ItemsBelow(prefix.len().min(items.len())));
         }
+        if ok && self.annotating() {
+            self.items_annotations(
+                id,
+                items.len(),
+                prefix.len(),
+                spec.rest.is_some(),
+                spec.keywords,
+            );
+        }
         ok
+    }
+
+    /// The annotations of a passing `prefixItems` (the largest index it applied to, or
+    /// `true` for all) and `items` (`true` when it applied to any item).
+    #[cold]
+    fn items_annotations(
+        &mut self,
+        id: NodeId,
+        len: usize,
+        prefix: usize,
+        rest: bool,
+        [prefix_keyword, rest_keyword]: [&'static str; 2],
+    ) {
+        if prefix > 0 && len > 0 {
+            let value = match len <= prefix {
+                true => Value::Bool(true),
+                false => Value::from(prefix - 1),
+            };
+            self.record_applicator(id, prefix_keyword, value);
+        }
+        if rest && len > prefix {
+            self.record_applicator(id, rest_keyword, Value::Bool(true));
+        }
     }
 
     #[inline(never)]
@@ -101,6 +133,7 @@ where
             return true;
         };
         let mut count: u64 = 0;
+        let mut matched: Vec<Value> = Vec::new();
         for (i, item) in items.iter().enumerate() {
             // Failing items' errors are discarded (only the count is reported), so the
             // explaining mode asks for verdicts alone.
@@ -114,6 +147,9 @@ where
             };
             if passed {
                 count += 1;
+                if self.annotating() {
+                    matched.push(Value::from(i));
+                }
                 self.mark(Mark::Item(i));
                 let settled = count >= u64::from(min) && max == u32::MAX;
                 if (settled || count > u64::from(max)) && !self.tracking && !self.annotating() {
@@ -132,13 +168,18 @@ where
                 };
             });
         }
-        count <= u64::from(max)
-            || self.fail(id, Kind::Contains, |out| {
+        if count > u64::from(max) {
+            return self.fail(id, Kind::Contains, |out| {
                 let _ = write!(
                     out,
                     "expected at most {max} items matching the contains schema, found {count}"
                 );
-            })
+            });
+        }
+        if !matched.is_empty() {
+            self.record_applicator(id, "contains", Value::Array(matched));
+        }
+        true
     }
 
     #[inline(never)]
@@ -254,7 +295,46 @@ where
         if spec.additional.is_some() {
             self.mark(Mark::AllProperties);
         }
+        if ok && self.annotating() {
+            self.properties_annotations(id, map, spec);
+        }
         ok
+    }
+
+    /// The annotations of a passing table: the names `properties`, `patternProperties`
+    /// and `additionalProperties` each applied to (those that applied to any).
+    #[cold]
+    fn properties_annotations(
+        &mut self,
+        id: NodeId,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+    ) {
+        let program = self.program;
+        let (mut named, mut patterned, mut additional) = (Vec::new(), Vec::new(), Vec::new());
+        for key in map.keys() {
+            let by_name = spec.position(key).is_some();
+            let by_pattern =
+                (spec.patterns.iter()).any(|&(regex, _)| program.regexes[regex].is_match(key));
+            if by_name {
+                named.push(Value::from(key.as_str()));
+            }
+            if by_pattern {
+                patterned.push(Value::from(key.as_str()));
+            }
+            if !by_name && !by_pattern && spec.additional.is_some() {
+                additional.push(Value::from(key.as_str()));
+            }
+        }
+        for (keyword, names) in [
+            ("properties", named),
+            ("patternProperties", patterned),
+            ("additionalProperties", additional),
+        ] {
+            if !names.is_empty() {
+                self.record_applicator(id, keyword, Value::Array(names));
+            }
+        }
     }
 
     /// [`Vm::properties`] in its commonest setting: the fast mode, no evaluation marks
@@ -428,12 +508,18 @@ where
         let start = self.marks.len();
         let mut ok = self.eval(spec.body, instance);
         let evaluated = marks::Evaluated::of(&self.marks[start..]);
+        // What `unevaluated*` applied to, for their annotations.
+        let mut names: Vec<Value> = Vec::new();
+        let mut any_item = false;
         if let (Some(node), Value::Object(map), true) =
             (spec.properties, instance, ok || self.keep_going())
         {
             let settle = Settle::of(program, node);
             for (key, value) in map {
                 if !evaluated.property(key.as_ptr() as usize) {
+                    if self.annotating() {
+                        names.push(Value::from(key.as_str()));
+                    }
                     ok &= self.additional(id, node, settle, key, value);
                     if !ok && !self.keep_going() {
                         break;
@@ -445,12 +531,24 @@ where
             (spec.items, instance, ok || self.keep_going())
         {
             for (i, item) in items.iter().enumerate() {
-                if !evaluated.item(i) && !self.descend(node, item, Step::Index(i)) {
+                if evaluated.item(i) {
+                    continue;
+                }
+                any_item = true;
+                if !self.descend(node, item, Step::Index(i)) {
                     ok = false;
                     if !self.keep_going() {
                         break;
                     }
                 }
+            }
+        }
+        if ok && self.annotating() {
+            if !names.is_empty() {
+                self.record_applicator(id, "unevaluatedProperties", Value::Array(names));
+            }
+            if any_item {
+                self.record_applicator(id, "unevaluatedItems", Value::Bool(true));
             }
         }
         self.tracking = outer;
