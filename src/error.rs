@@ -8,6 +8,7 @@
 //! Pointers: a schema error names where in the schema the problem is, a validation error
 //! names where in the instance it failed and which schema keyword failed it.
 
+use serde_json::{Number, Value};
 use std::fmt;
 
 /// What kind of problem made a schema unusable.
@@ -209,14 +210,109 @@ pub struct ValidationError {
     /// (see [`crate::Evaluation`]) may follow it.
     schema_end: u32,
     text: String,
-    /// The errors of the branch that explains an `anyOf` / `oneOf` failure best.
-    context: Option<Box<Context>>,
+    /// The operands and the closest branch's errors, boxed apart so that an error
+    /// stays six words.
+    extra: Option<Box<Extra>>,
 }
 
-/// The errors of [`ValidationError::context`], boxed apart so that errors without
-/// (nearly all) stay one word smaller than a boxed slice would make them.
-#[derive(Clone)]
-struct Context(Vec<ValidationError>);
+/// What some errors carry beyond their texts.
+#[derive(Clone, Default)]
+struct Extra {
+    /// [`ValidationError::details`].
+    details: Option<ErrorDetails>,
+    /// [`ValidationError::context`].
+    context: Vec<ValidationError>,
+}
+
+/// What the failing keyword asked for, and what it found where that is not the value
+/// itself: the operands of an error, for programs that act on it (a form that marks a
+/// field, a client that retries with the allowed values). `None` from
+/// [`ValidationError::details`] for the applicators (`anyOf`, `not`, ...) and limit stops.
+///
+/// ```
+/// use mcp_jsonschema::ErrorDetails;
+/// use serde_json::json;
+/// let v = mcp_jsonschema::Validator::new(&json!({"properties": {"name": {"maxLength": 3}}})).unwrap();
+/// let error = v.validate(&json!({"name": "Tokyo"})).unwrap_err();
+/// assert_eq!(
+///     error.details(),
+///     Some(&ErrorDetails::Length { keyword: "maxLength", limit: 3, actual: 5 })
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum ErrorDetails {
+    /// `type`: the types the schema takes, and the value's.
+    Type {
+        /// The types accepted, as `type` names them.
+        expected: Vec<&'static str>,
+        /// The value's type (`integer` for a number without a fraction).
+        actual: &'static str,
+    },
+    /// `const`: the value required.
+    Const {
+        /// The `const` value.
+        expected: Value,
+    },
+    /// `enum`: the values allowed.
+    Enum {
+        /// The `enum` values, as written.
+        options: Vec<Value>,
+    },
+    /// `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`.
+    Range {
+        /// Which of the four.
+        keyword: &'static str,
+        /// Its bound.
+        limit: Number,
+    },
+    /// `multipleOf`.
+    MultipleOf {
+        /// The divisor.
+        divisor: Number,
+    },
+    /// `minLength`, `maxLength` (lengths in Unicode code points).
+    Length {
+        /// Which of the two.
+        keyword: &'static str,
+        /// Its bound.
+        limit: u64,
+        /// The string's length.
+        actual: u64,
+    },
+    /// `pattern`.
+    Pattern {
+        /// The regular expression, as written.
+        pattern: String,
+    },
+    /// `format`, when asserted.
+    Format {
+        /// The format's name.
+        format: String,
+    },
+    /// `minItems`, `maxItems`, `minProperties`, `maxProperties`.
+    Size {
+        /// Which of the four.
+        keyword: &'static str,
+        /// Its bound.
+        limit: u64,
+        /// How many items or properties the value has.
+        actual: u64,
+    },
+    /// `required`, `dependentRequired` (and array-valued `dependencies`).
+    Required {
+        /// The missing property.
+        missing: String,
+        /// For `dependentRequired`: the property whose presence requires it.
+        because: Option<String>,
+    },
+    /// A property `additionalProperties` / `unevaluatedProperties` (set to `false`) does
+    /// not allow.
+    Unexpected {
+        /// The property's name.
+        property: String,
+    },
+}
 
 impl ValidationError {
     /// An error whose `text` holds its message; the locations are appended to it.
@@ -238,7 +334,7 @@ impl ValidationError {
             instance_end,
             schema_end,
             text,
-            context: None,
+            extra: None,
         }
     }
 
@@ -276,9 +372,9 @@ impl ValidationError {
         self.instance_end = self.instance_end.saturating_add(added);
         self.schema_end = self.schema_end.saturating_add(added);
         for error in self
-            .context
+            .extra
             .iter_mut()
-            .flat_map(|context| context.0.iter_mut())
+            .flat_map(|extra| extra.context.iter_mut())
         {
             error.prefix_instance_location(token);
         }
@@ -297,7 +393,14 @@ impl ValidationError {
 
     /// Attaches the errors of the branch that explains this error best.
     pub(crate) fn set_context(&mut self, context: Vec<ValidationError>) {
-        self.context = (!context.is_empty()).then(|| Box::new(Context(context)));
+        if !context.is_empty() {
+            self.extra.get_or_insert_with(Box::default).context = context;
+        }
+    }
+
+    /// Attaches the operands of the failed keyword.
+    pub(crate) fn set_details(&mut self, details: ErrorDetails) {
+        self.extra.get_or_insert_with(Box::default).details = Some(details);
     }
 
     /// Which check failed.
@@ -343,13 +446,18 @@ impl ValidationError {
         &self.text[..self.message_end as usize]
     }
 
+    /// The operands of the failed keyword (see [`ErrorDetails`]).
+    pub fn details(&self) -> Option<&ErrorDetails> {
+        self.extra.as_deref()?.details.as_ref()
+    }
+
     /// For an `anyOf` / `oneOf` that no branch accepted: the errors of the branch that
     /// explains the failure best (the one a `const` / `enum` tag selected, else the one
     /// that failed deepest in the instance, then with the fewest errors). Empty for
     /// other errors, and when every branch failed on the value's type (the message then
     /// lists the types the branches accept).
     pub fn context(&self) -> &[ValidationError] {
-        self.context.as_deref().map_or(&[], |context| &context.0)
+        self.extra.as_deref().map_or(&[], |extra| &extra.context)
     }
 
     /// Writes `location: message`, then each context error on a line of its own,

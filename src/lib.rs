@@ -65,7 +65,7 @@ mod validator;
 mod vm;
 
 pub use dialect::Draft;
-pub use error::{SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
+pub use error::{ErrorDetails, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
 pub use evaluation::{Annotation, Evaluation};
 pub use options::{ReferencePolicy, ValidationOptions};
 pub use validator::Validator;

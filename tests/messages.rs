@@ -3,7 +3,7 @@
 //! zod, discriminated unions). Each test pins the whole one-line (or multi-line) text a
 //! client would show, so a change of wording is a visible decision.
 
-use mcp_jsonschema::{ValidationError, ValidationErrorKind, Validator};
+use mcp_jsonschema::{ErrorDetails, ValidationError, ValidationErrorKind, Validator};
 use serde_json::{json, Value};
 
 fn first_error(schema: &Value, instance: &Value) -> ValidationError {
@@ -324,5 +324,110 @@ fn errors_name_their_keyword_and_both_error_types_display_alike() {
     assert!(
         root_error.to_string().starts_with("(root): "),
         "{root_error}"
+    );
+}
+
+#[test]
+fn errors_carry_their_operands() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+            "units": {"enum": ["metric", "imperial"]},
+            "city": {"type": "string", "minLength": 2, "pattern": "^[A-Z]"},
+            "hours": {"type": "array", "maxItems": 2},
+            "lat": {"type": "number", "maximum": 90, "multipleOf": 0.5},
+            "lon": {"type": "number"},
+            "kind": {"const": "forecast"}
+        },
+        "required": ["city"],
+        "dependentRequired": {"lat": ["lon"]},
+        "additionalProperties": false
+    });
+    let validator = Validator::new(&schema).unwrap();
+    let details = |instance: Value| -> Vec<Option<ErrorDetails>> {
+        validator
+            .iter_errors(&instance)
+            .map(|e| e.details().cloned())
+            .collect()
+    };
+    let one = |instance: Value| {
+        let found = details(instance.clone());
+        assert_eq!(found.len(), 1, "{instance}: {found:?}");
+        found.into_iter().next().flatten()
+    };
+    assert_eq!(
+        one(json!({"city": "Oslo", "days": true})),
+        Some(ErrorDetails::Type {
+            expected: vec!["integer", "null"],
+            actual: "boolean"
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "units": "kelvin"})),
+        Some(ErrorDetails::Enum {
+            options: vec![json!("metric"), json!("imperial")]
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "O"})),
+        Some(ErrorDetails::Length {
+            keyword: "minLength",
+            limit: 2,
+            actual: 1
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "oslo"})),
+        Some(ErrorDetails::Pattern {
+            pattern: "^[A-Z]".into()
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "hours": [1, 2, 3]})),
+        Some(ErrorDetails::Size {
+            keyword: "maxItems",
+            limit: 2,
+            actual: 3
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "lat": 91, "lon": 0})),
+        Some(ErrorDetails::Range {
+            keyword: "maximum",
+            limit: 90.into()
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "lat": 1.2, "lon": 0})),
+        Some(ErrorDetails::MultipleOf {
+            divisor: serde_json::Number::from_f64(0.5).unwrap()
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "kind": "x"})),
+        Some(ErrorDetails::Const {
+            expected: json!("forecast")
+        })
+    );
+    assert_eq!(
+        one(json!({})),
+        Some(ErrorDetails::Required {
+            missing: "city".into(),
+            because: None
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "lat": 1})),
+        Some(ErrorDetails::Required {
+            missing: "lon".into(),
+            because: Some("lat".into())
+        })
+    );
+    assert_eq!(
+        one(json!({"city": "Oslo", "wind": 1})),
+        Some(ErrorDetails::Unexpected {
+            property: "wind".into()
+        })
     );
 }

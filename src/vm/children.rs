@@ -7,7 +7,7 @@ use super::leaf;
 use super::marks::{self, Mark};
 use super::show::quote_into;
 use super::{Journal, Logged, Mode, Step, Vm};
-use crate::error::{ValidationError, ValidationErrorKind as Kind};
+use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
@@ -477,6 +477,11 @@ where
                 out.push('?');
             }
         });
+        if let Some(error) = self.log.explained().and_then(|e| e.errors.last_mut()) {
+            error.set_details(ErrorDetails::Unexpected {
+                property: key.to_string(),
+            });
+        }
         self.locate(before, Step::Key(key));
         ok
     }

@@ -6,7 +6,7 @@
 
 use super::show::show_into;
 use super::{leaf, Journal, Logged, Mode, Vm};
-use crate::error::{ValidationError, ValidationErrorKind as Kind};
+use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use serde_json::Value;
@@ -107,11 +107,18 @@ where
                     }
                 }
             }
-            return self.fail(id, Kind::Type, |out| {
+            self.fail(id, Kind::Type, |out| {
                 out.push_str("expected ");
                 out.push_str(&names.join(" or "));
                 leaf::type_given(out, types, instance);
             });
+            if let Some(error) = self.log.explained().and_then(|e| e.errors.last_mut()) {
+                error.set_details(ErrorDetails::Type {
+                    expected: names.to_vec(),
+                    actual: crate::json::types::type_name(instance),
+                });
+            }
+            return false;
         }
         let explained = self.explain_branches(instance, branches, &positions);
         let best = explained.as_deref().and_then(closest);

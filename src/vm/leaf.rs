@@ -8,7 +8,7 @@
 
 use super::marks::Mark;
 use super::show::{quote_into, show_into};
-use crate::error::ValidationErrorKind as Kind;
+use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, NumId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
@@ -555,90 +555,161 @@ pub(super) fn type_given(out: &mut String, set: TypeSet, value: &Value) {
     }
 }
 
-/// Why a leaf `node` rejected `value`: `report` is called once per problem, with its kind
-/// and a writer of its message (which goes straight into the error's own buffer).
+/// Why a leaf `node` rejected `value`: `report` is called once per problem, with its
+/// kind, its operands and a writer of its message (which goes straight into the error's
+/// own buffer).
 #[cold]
 pub(super) fn explain(
     program: &Program,
     node: Node,
     value: &Value,
-    mut report: impl FnMut(Kind, &dyn Fn(&mut String)),
+    mut report: impl FnMut(Kind, Option<ErrorDetails>, &dyn Fn(&mut String)),
 ) {
     let bound = match node {
-        Node::Minimum(n) => Some((n, "less than the minimum of")),
-        Node::Maximum(n) => Some((n, "greater than the maximum of")),
-        Node::ExclusiveMinimum(n) => Some((n, "not greater than the exclusive minimum of")),
-        Node::ExclusiveMaximum(n) => Some((n, "not less than the exclusive maximum of")),
+        Node::Minimum(n) => Some((n, "minimum", "less than the minimum of")),
+        Node::Maximum(n) => Some((n, "maximum", "greater than the maximum of")),
+        Node::ExclusiveMinimum(n) => Some((
+            n,
+            "exclusiveMinimum",
+            "not greater than the exclusive minimum of",
+        )),
+        Node::ExclusiveMaximum(n) => Some((
+            n,
+            "exclusiveMaximum",
+            "not less than the exclusive maximum of",
+        )),
         _ => None,
     };
-    if let Some((n, words)) = bound {
-        return report(Kind::Range, &|out| {
-            let _ = write!(out, "{value} is {words} {}", program.numbers[n]);
-        });
+    if let Some((n, keyword, words)) = bound {
+        let limit = program.numbers[n].clone();
+        return report(
+            Kind::Range,
+            Some(ErrorDetails::Range { keyword, limit }),
+            &|out| {
+                let _ = write!(out, "{value} is {words} {}", program.numbers[n]);
+            },
+        );
     }
+    let length = |keyword, limit: u32| {
+        let actual = value.as_str().map_or(0, |s| s.chars().count());
+        Some(ErrorDetails::Length {
+            keyword,
+            limit: u64::from(limit),
+            actual: actual as u64,
+        })
+    };
+    let size = |keyword, limit: u32| {
+        Some(ErrorDetails::Size {
+            keyword,
+            limit: u64::from(limit),
+            actual: len(value) as u64,
+        })
+    };
+    let required = |missing: &str, because: Option<&str>| {
+        Some(ErrorDetails::Required {
+            missing: missing.to_string(),
+            because: because.map(str::to_string),
+        })
+    };
     match node {
-        Node::Invalid => report(Kind::FalseSchema, &|out| {
+        Node::Invalid => report(Kind::FalseSchema, None, &|out| {
             show_into(out, value);
             out.push_str(" is not allowed here");
         }),
-        Node::Type(set) => report(Kind::Type, &|out| type_mismatch(out, set, value)),
-        Node::Const(expected) => report(Kind::Const, &|out| {
-            out.push_str("expected ");
-            show_into(out, &program.values[expected]);
-            out.push_str(", got ");
-            show_into(out, value);
-        }),
-        Node::Enum(span) => report(Kind::Enum, &|out| {
-            not_one_of(out, &program.values[span], value);
-        }),
-        Node::StringEnum(table) => report(Kind::Enum, &|out| {
+        Node::Type(set) => {
+            let details = ErrorDetails::Type {
+                expected: set.names().collect(),
+                actual: types::type_name(value),
+            };
+            report(Kind::Type, Some(details), &|out| {
+                type_mismatch(out, set, value);
+            });
+        }
+        Node::Const(expected) => {
+            let details = ErrorDetails::Const {
+                expected: program.values[expected].clone(),
+            };
+            report(Kind::Const, Some(details), &|out| {
+                out.push_str("expected ");
+                show_into(out, &program.values[expected]);
+                out.push_str(", got ");
+                show_into(out, value);
+            });
+        }
+        Node::Enum(span) => {
+            let options = program.values[span].to_vec();
+            report(Kind::Enum, Some(ErrorDetails::Enum { options }), &|out| {
+                not_one_of(out, &program.values[span], value);
+            });
+        }
+        Node::StringEnum(table) => {
             let listed = program.string_sets[table].listed;
-            not_one_of(out, &program.values[listed], value);
-        }),
-        Node::MultipleOf(n) => report(Kind::MultipleOf, &|out| {
-            let _ = write!(out, "{value} is not a multiple of {}", program.numbers[n]);
-        }),
-        Node::MinLength(min) => report(Kind::Length, &|out| {
+            let options = program.values[listed].to_vec();
+            report(Kind::Enum, Some(ErrorDetails::Enum { options }), &|out| {
+                not_one_of(out, &program.values[listed], value);
+            });
+        }
+        Node::MultipleOf(n) => {
+            let divisor = program.numbers[n].clone();
+            report(
+                Kind::MultipleOf,
+                Some(ErrorDetails::MultipleOf { divisor }),
+                &|out| {
+                    let _ = write!(out, "{value} is not a multiple of {}", program.numbers[n]);
+                },
+            );
+        }
+        Node::MinLength(min) => report(Kind::Length, length("minLength", min), &|out| {
             show_into(out, value);
             let _ = write!(out, " is shorter than {min} characters");
         }),
-        Node::MaxLength(max) => report(Kind::Length, &|out| {
+        Node::MaxLength(max) => report(Kind::Length, length("maxLength", max), &|out| {
             show_into(out, value);
             let _ = write!(out, " is longer than {max} characters");
         }),
-        Node::Pattern(regex) => report(Kind::Pattern, &|out| {
-            show_into(out, value);
+        Node::Pattern(regex) => {
             let pattern = program.regexes[regex].as_str();
-            let _ = write!(out, " does not match the pattern {pattern:?}");
-        }),
-        Node::Format(table) => report(Kind::Format, &|out| {
+            let details = ErrorDetails::Pattern {
+                pattern: pattern.to_string(),
+            };
+            report(Kind::Pattern, Some(details), &|out| {
+                show_into(out, value);
+                let _ = write!(out, " does not match the pattern {pattern:?}");
+            });
+        }
+        Node::Format(table) => {
             let name = &*program.strings[program.formats[table].name];
-            show_into(out, value);
-            let _ = write!(out, " is not a valid {name:?}");
-        }),
-        Node::MinItems(min) => report(Kind::Size, &|out| {
+            let details = ErrorDetails::Format {
+                format: name.to_string(),
+            };
+            report(Kind::Format, Some(details), &|out| {
+                show_into(out, value);
+                let _ = write!(out, " is not a valid {name:?}");
+            });
+        }
+        Node::MinItems(min) => report(Kind::Size, size("minItems", min), &|out| {
             let _ = write!(out, "expected at least {min} items, got {}", len(value));
         }),
-        Node::MaxItems(max) => report(Kind::Size, &|out| {
+        Node::MaxItems(max) => report(Kind::Size, size("maxItems", max), &|out| {
             let _ = write!(out, "expected at most {max} items, got {}", len(value));
         }),
-        Node::UniqueItems => report(Kind::UniqueItems, &|out| {
+        Node::UniqueItems => report(Kind::UniqueItems, None, &|out| {
             out.push_str("array items are not unique");
         }),
-        Node::MinProperties(min) => report(Kind::Size, &|out| {
+        Node::MinProperties(min) => report(Kind::Size, size("minProperties", min), &|out| {
             let _ = write!(
                 out,
                 "expected at least {min} properties, got {}",
                 len(value)
             );
         }),
-        Node::MaxProperties(max) => report(Kind::Size, &|out| {
+        Node::MaxProperties(max) => report(Kind::Size, size("maxProperties", max), &|out| {
             let _ = write!(out, "expected at most {max} properties, got {}", len(value));
         }),
         Node::Required(names) => {
             if let Value::Object(map) = value {
                 for name in missing(program, names, map) {
-                    report(Kind::Required, &|out| {
+                    report(Kind::Required, required(name, None), &|out| {
                         out.push_str("missing required property ");
                         quote_into(out, name);
                     });
@@ -653,7 +724,7 @@ pub(super) fn explain(
                     continue;
                 }
                 for name in missing(program, names, map) {
-                    report(Kind::Required, &|out| {
+                    report(Kind::Required, required(name, Some(key)), &|out| {
                         let _ = write!(
                             out,
                             "missing property {name:?}, required when {key:?} is present"

@@ -594,8 +594,13 @@ where
             }
             return false;
         }
-        leaf::explain(program, node, instance, |kind, message| {
+        leaf::explain(program, node, instance, |kind, details, message| {
             self.fail(id, kind, message);
+            if let (Some(details), Some(explained)) = (details, self.log.explained()) {
+                if let Some(error) = explained.errors.last_mut() {
+                    error.set_details(details);
+                }
+            }
         });
         false
     }
