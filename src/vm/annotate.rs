@@ -20,8 +20,7 @@ where
     /// Whether this run collects annotations.
     #[inline(always)]
     pub(super) fn annotating(&self) -> bool {
-        EXPLAIN
-            && (self.log.explained_ref()).is_some_and(|explained| explained.annotating.is_some())
+        EXPLAIN && self.annotating
     }
 
     fn state(&mut self) -> Option<&mut Annotating> {

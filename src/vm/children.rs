@@ -7,7 +7,7 @@ use super::leaf;
 use super::marks::{self, Mark};
 use super::show::quote_into;
 use super::{Journal, Logged, Mode, Step, Vm};
-use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
+use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
@@ -231,7 +231,7 @@ where
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred = Deferred::new((NodeId::default(), "", &NULL, false));
+        let mut deferred = Deferred::new((NodeId::default(), "", &NULL));
         for (key, value) in map {
             let position = spec.position(key);
             if let Some(i) = position {
@@ -244,15 +244,12 @@ where
                 if count_required && required {
                     required_met += 1;
                 }
-                if cost < Program::COSTLY
-                    || !deferred.push(cost, (node, key.as_str(), value, required))
-                {
+                if cost < Program::COSTLY || !deferred.push(cost, (node, key.as_str(), value)) {
                     self.mark(Mark::Property(key.as_ptr() as usize));
-                    let before = self.error_count();
                     if !self.settle(node, settle, value, Step::Key(key)) {
                         ok = false;
                         if value.is_null() {
-                            self.null_for_optional(before, spec, required);
+                            self.null_for_optional(spec, key);
                         }
                     }
                 }
@@ -279,13 +276,12 @@ where
         if count_required && required_met < spec.required_count {
             return self.missing_required(spec, instance);
         }
-        for &(_, (node, key, value, required)) in deferred.sorted() {
+        for &(_, (node, key, value)) in deferred.sorted() {
             self.mark(Mark::Property(key.as_ptr() as usize));
-            let before = self.error_count();
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
                 if value.is_null() {
-                    self.null_for_optional(before, spec, required);
+                    self.null_for_optional(spec, key);
                 }
                 if !self.keep_going() {
                     return false;
@@ -486,20 +482,24 @@ where
         ok
     }
 
-    /// Adds a hint to the errors recorded since `before` when a `null` failed an
-    /// optional property (a model's common way of leaving a value out): its type errors
-    /// there say to omit the property.
+    /// Adds a hint to the type errors of property `key` (just recorded: the errors of
+    /// this location) when its `null` failed an optional property (a model's common way
+    /// of leaving a value out): omit the property.
     #[cold]
-    fn null_for_optional(&mut self, before: usize, spec: &Properties, required: bool) {
+    fn null_for_optional(&mut self, spec: &Properties, key: &str) {
+        let required = spec.position(key).is_some_and(|i| spec.entries[i].required);
         if !EXPLAIN || required || !spec.required_known {
             return;
         }
         let Some(explained) = self.log.explained() else {
             return;
         };
-        let at_property = |e: &ValidationError| e.instance_location().matches('/').count() == 1;
-        for error in explained.errors.get_mut(before..).unwrap_or_default() {
-            if error.kind() == Kind::Type && at_property(error) {
+        let location = crate::json::pointer::join("", key);
+        for error in explained.errors.iter_mut().rev() {
+            if error.instance_location() != location {
+                break;
+            }
+            if error.kind() == Kind::Type {
                 error.push_hint("omit the property instead of sending null");
             }
         }
@@ -675,7 +675,9 @@ fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n
             // lower bound found in one pass, which rules out most names. (Bytes share
             // bits modulo 64, which only weakens the bound.)
             let present = (name.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
-            let absent = (key.bytes()).filter(|&b| present & (1 << (b & 63)) == 0).count();
+            let absent = (key.bytes())
+                .filter(|&b| present & (1 << (b & 63)) == 0)
+                .count();
             if absent > most {
                 continue;
             }

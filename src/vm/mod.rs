@@ -93,6 +93,7 @@ pub(crate) fn annotate(
 ) -> (bool, Errors, Vec<Annotation>) {
     let mut vm = Vm::<true>::new(program, limits);
     vm.log.annotating = Some(Box::default());
+    vm.annotating = true;
     let ok = vm.eval(program.root, instance);
     let valid = ok && vm.stopped.is_none();
     let annotations = (vm.log.annotating.take()).map_or(Vec::new(), |state| state.annotations);
@@ -286,6 +287,10 @@ where
     steps: u64,
     /// Why the run stopped early, if it did.
     stopped: Option<Kind>,
+    /// Whether this run collects annotations (`annotate`): the explaining mode's
+    /// `Annotating` state is there. A flag beside the hot fields, so that checking it
+    /// costs the other explaining runs one load.
+    annotating: bool,
     /// The explaining mode's state ([`Explained`]); nothing in the fast mode.
     log: <Mode<EXPLAIN> as Logged>::Log,
 }
@@ -306,6 +311,7 @@ where
             stack: StackGuard::new(),
             steps: limits.max_steps,
             stopped: None,
+            annotating: false,
             log: Default::default(),
         };
         if let Some(explained) = vm.log.explained() {
@@ -721,6 +727,7 @@ where
             stack: self.stack,
             steps: self.steps,
             stopped: self.stopped,
+            annotating: false,
             log: (),
         };
         let ok = run(&mut fast);
@@ -755,21 +762,32 @@ where
     }
 
     /// Evaluates `id` against a child of the current instance: tracking is per location.
+    #[inline]
     fn descend(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
         if !EXPLAIN && !self.tracking {
             // Nothing to switch off, no location to write: the plain evaluation.
             return self.eval(id, child);
         }
+        if self.annotating() {
+            return self.descend_annotating(id, child, step);
+        }
         let tracking = std::mem::replace(&mut self.tracking, false);
         let before = self.located();
-        let annotating = self.annotating();
-        if annotating {
-            self.enter(step);
-        }
         let ok = self.eval(id, child);
-        if annotating {
-            self.leave();
-        }
+        self.locate(before, step);
+        self.tracking = tracking;
+        ok
+    }
+
+    /// [`Vm::descend`] in the annotating mode: the step is also the annotations'
+    /// instance location while the child runs.
+    #[inline(never)]
+    fn descend_annotating(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
+        let tracking = std::mem::replace(&mut self.tracking, false);
+        let before = self.located();
+        self.enter(step);
+        let ok = self.eval(id, child);
+        self.leave();
         self.locate(before, step);
         self.tracking = tracking;
         ok
