@@ -202,7 +202,9 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
             return;
         }
     };
-    let again = options
+    // The second compilation also builds the annotating program, which `evaluate`
+    // runs (a build with debug assertions, `cargo fuzz run -a`, checks its verdict).
+    let again = (options.clone().with_annotations(true))
         .build(schema)
         .unwrap_or_else(|e| panic!("compiles once, then fails with {e:?}\nschema: {schema}"));
     let small_budget = small_budget.min(REFERENCE_BUDGET);
@@ -241,6 +243,18 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
 
         let second = verdict(&again, schema, instance);
         assert_eq!(base, second, "two compilations disagree\n{}", context());
+        let evaluation = again.evaluate(instance);
+        assert_eq!(evaluation.valid(), base.valid, "evaluate disagrees\n{}", context());
+        assert_eq!(
+            evaluation.errors().next().is_none(),
+            base.valid,
+            "evaluate's errors disagree with its verdict\n{}",
+            context()
+        );
+        // Every output format is built without a panic, and says the verdict.
+        for output in [evaluation.basic(), evaluation.detailed(), evaluation.verbose()] {
+            assert_eq!(output["valid"], base.valid, "{output}\n{}", context());
+        }
 
         let bounded = verdict(&small, schema, instance);
         assert!(
