@@ -49,6 +49,21 @@ enum Output {
     Text,
     /// One JSON Schema "flag" output unit per instance, in order: `{"valid": true}`.
     Flag,
+    /// One JSON Schema 2020-12 "basic" output per instance and line: the flat list of
+    /// errors, or of annotations for a valid instance.
+    Basic,
+    /// One "detailed" output per instance and line: the units nested by schema object,
+    /// single children condensed.
+    Detailed,
+    /// One "verbose" output per instance and line: the units nested by schema object.
+    Verbose,
+}
+
+impl Output {
+    /// Whether the format lists annotations (which takes the annotating program).
+    fn annotates(self) -> bool {
+        matches!(self, Output::Basic | Output::Detailed | Output::Verbose)
+    }
 }
 
 /// One instance to validate: where it came from, for messages.
@@ -126,6 +141,9 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
         }
         let written = match args.output {
             Output::Flag => writeln!(out, "{}", serde_json::json!({ "valid": ok })),
+            Output::Basic => writeln!(out, "{}", compiled.evaluate(&instance.value).basic()),
+            Output::Detailed => writeln!(out, "{}", compiled.evaluate(&instance.value).detailed()),
+            Output::Verbose => writeln!(out, "{}", compiled.evaluate(&instance.value).verbose()),
             Output::Text if ok => writeln!(out, "{}: {}", instance.label(), paint.good("valid")),
             Output::Text => write_errors(&mut out, paint, instance, &compiled),
         };
@@ -166,6 +184,7 @@ fn compile(args: &Args, schema: &Value) -> Result<Validator, mcp_jsonschema::Sch
     if args.assert_formats {
         options = options.with_format_assertion(true);
     }
+    options = options.with_annotations(args.output.annotates());
     Ok(match role {
         Some(role) => ToolSchema::new(role, schema, &options)?.validator().clone(),
         None => options.build(schema)?,

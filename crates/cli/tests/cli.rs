@@ -141,6 +141,38 @@ fn validate_flag_output_and_quiet() {
 }
 
 #[test]
+fn validate_writes_the_standard_output_formats() {
+    let schema = r#"{"properties": {"days": {"type": "integer", "title": "Days"}}}"#;
+    let dir = dir_with("validate_formats", &[("s.json", schema)]);
+    let log = "{\"days\": 3}\n{\"days\": \"3\"}\n";
+    for format in ["basic", "detailed", "verbose"] {
+        let run = run_in(
+            &dir,
+            &["validate", "s.json", "--output", format, "--jsonl", "-"],
+            log,
+        );
+        assert_eq!(run.code, 1, "{format}: {run:?}");
+        let outputs: Vec<serde_json::Value> = (run.stdout.lines())
+            .map(|line| serde_json::from_str(line).expect("one output per line"))
+            .collect();
+        assert_eq!(outputs.len(), 2, "{format}: {run:?}");
+        assert_eq!(outputs[0]["valid"], true, "{format}");
+        assert_eq!(outputs[1]["valid"], false, "{format}");
+        // The annotations of the valid call, the error of the other, somewhere inside.
+        assert!(
+            outputs[0].to_string().contains(r#""annotation":"Days""#),
+            "{format}: {}",
+            outputs[0]
+        );
+        assert!(
+            outputs[1].to_string().contains("/properties/days/type"),
+            "{format}: {}",
+            outputs[1]
+        );
+    }
+}
+
+#[test]
 fn validate_options_choose_the_dialect_formats_and_mcp_rules() {
     let dir = dir_with(
         "validate_options",
