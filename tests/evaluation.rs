@@ -272,3 +272,18 @@ fn applicators_annotate_what_they_applied_to() {
         ]
     );
 }
+
+#[test]
+fn a_cycle_only_a_skipped_branch_goes_round_keeps_the_fast_verdict() {
+    // The fast pass stops at the first passing branch; collecting annotations runs the
+    // second too, which applies the root to the same value forever. Found by the fuzzer.
+    let schema = json!({"title": "T", "anyOf": [true, {"$ref": "#"}]});
+    let validator = Validator::options()
+        .with_annotations(true)
+        .build(&schema)
+        .unwrap();
+    assert!(validator.is_valid(&json!(1)));
+    let evaluation = validator.evaluate(&json!(1));
+    assert!(evaluation.valid());
+    assert_eq!(evaluation.errors().count(), 0);
+}

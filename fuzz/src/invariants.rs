@@ -244,7 +244,12 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
         let second = verdict(&again, schema, instance);
         assert_eq!(base, second, "two compilations disagree\n{}", context());
         let evaluation = again.evaluate(instance);
-        assert_eq!(evaluation.valid(), base.valid, "evaluate disagrees\n{}", context());
+        assert_eq!(
+            evaluation.valid(),
+            base.valid,
+            "evaluate disagrees\n{}",
+            context()
+        );
         assert_eq!(
             evaluation.errors().next().is_none(),
             base.valid,
@@ -252,7 +257,11 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
             context()
         );
         // Every output format is built without a panic, and says the verdict.
-        for output in [evaluation.basic(), evaluation.detailed(), evaluation.verbose()] {
+        for output in [
+            evaluation.basic(),
+            evaluation.detailed(),
+            evaluation.verbose(),
+        ] {
             assert_eq!(output["valid"], base.valid, "{output}\n{}", context());
         }
 
