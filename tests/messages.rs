@@ -431,3 +431,26 @@ fn errors_carry_their_operands() {
         })
     );
 }
+
+#[test]
+fn the_null_hint_goes_only_on_errors_the_null_property_caused() {
+    // Two tables of one conjunction: `a` is named (and optional) in the second; the
+    // first rejects it through `additionalProperties`. That error is not the named
+    // property's, so it gets no hint; `validate` and `iter_errors` agree. (Fuzzer.)
+    let schema = json!({"allOf": [
+        {"additionalProperties": {"type": "object"}},
+        {"properties": {"a": {"const": "a"}}}
+    ]});
+    let validator = Validator::new(&schema).unwrap();
+    let instance = json!({"a": null});
+    let first = validator.validate(&instance).unwrap_err();
+    let all: Vec<String> = validator
+        .iter_errors(&instance)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(all.contains(&first.to_string()), "{first} not in {all:?}");
+    assert!(
+        all.iter().all(|e| !e.contains("omit the property")),
+        "{all:?}"
+    );
+}

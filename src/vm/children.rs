@@ -246,10 +246,11 @@ where
                 }
                 if cost < Program::COSTLY || !deferred.push(cost, (node, key.as_str(), value)) {
                     self.mark(Mark::Property(key.as_ptr() as usize));
+                    let before = self.errors_before_null(value);
                     if !self.settle(node, settle, value, Step::Key(key)) {
                         ok = false;
                         if value.is_null() {
-                            self.null_for_optional(spec, key);
+                            self.null_for_optional(before, spec, key);
                         }
                     }
                 }
@@ -278,10 +279,11 @@ where
         }
         for &(_, (node, key, value)) in deferred.sorted() {
             self.mark(Mark::Property(key.as_ptr() as usize));
+            let before = self.errors_before_null(value);
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
                 if value.is_null() {
-                    self.null_for_optional(spec, key);
+                    self.null_for_optional(before, spec, key);
                 }
                 if !self.keep_going() {
                     return false;
@@ -482,11 +484,22 @@ where
         ok
     }
 
-    /// Adds a hint to the type errors of property `key` (just recorded: the errors of
-    /// this location) when its `null` failed an optional property (a model's common way
-    /// of leaving a value out): omit the property.
+    /// How many errors there are before a `null` property value is evaluated (for
+    /// [`Vm::null_for_optional`]); not counted for other values.
+    #[inline(always)]
+    fn errors_before_null(&self, value: &Value) -> usize {
+        if EXPLAIN && value.is_null() {
+            self.error_count()
+        } else {
+            0
+        }
+    }
+
+    /// Adds a hint to the type errors the `null` of property `key` just caused (those
+    /// recorded since `before`, at the property itself) when the property is optional:
+    /// sending `null` is a model's common way of leaving a value out.
     #[cold]
-    fn null_for_optional(&mut self, spec: &Properties, key: &str) {
+    fn null_for_optional(&mut self, before: usize, spec: &Properties, key: &str) {
         let required = spec.position(key).is_some_and(|i| spec.entries[i].required);
         if !EXPLAIN || required || !spec.required_known {
             return;
@@ -495,11 +508,8 @@ where
             return;
         };
         let location = crate::json::pointer::join("", key);
-        for error in explained.errors.iter_mut().rev() {
-            if error.instance_location() != location {
-                break;
-            }
-            if error.kind() == Kind::Type {
+        for error in explained.errors.get_mut(before..).unwrap_or_default() {
+            if error.kind() == Kind::Type && error.instance_location() == location {
                 error.push_hint("omit the property instead of sending null");
             }
         }
