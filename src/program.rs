@@ -899,6 +899,19 @@ impl Program {
             + table(&self.array_ofs)
             + table(&self.check_lists)
             + table(&self.anchors)
+            + table(&self.annotation_sets)
+            + (self.annotation_sets.iter())
+                .map(|set| {
+                    set.location.len()
+                        + table(&set.entries)
+                        + (set.entries.iter())
+                            .map(|(keyword, value, _)| keyword.len() + value_heap(value))
+                            .sum::<usize>()
+                })
+                .sum::<usize>()
+            + table(&self.ref_targets)
+            + self.ref_targets.iter().map(|(_, target)| target.len()).sum::<usize>()
+            + self.base.as_ref().map_or(0, |base| base.len())
     }
 }
 

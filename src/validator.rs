@@ -155,9 +155,12 @@ impl Validator {
         errors.into_iter()
     }
 
-    /// Approximate heap bytes held by the compiled schema (regex automata estimated).
+    /// Approximate heap bytes held by the compiled schema (regex automata estimated),
+    /// the annotating program of [`with_annotations`](ValidationOptions::with_annotations)
+    /// included.
     pub fn memory_usage(&self) -> usize {
-        self.program.memory_usage()
+        let annotating = self.annotating.as_deref().map_or(0, Program::memory_usage);
+        self.program.memory_usage() + annotating
     }
 }
 

@@ -287,3 +287,19 @@ fn a_cycle_only_a_skipped_branch_goes_round_keeps_the_fast_verdict() {
     assert!(evaluation.valid());
     assert_eq!(evaluation.errors().count(), 0);
 }
+
+#[test]
+fn memory_usage_counts_the_annotating_program() {
+    let plain = Validator::new(&schema()).unwrap();
+    let annotating = Validator::options()
+        .with_annotations(true)
+        .build(&schema())
+        .unwrap();
+    // The second program holds at least its annotation values ("Pos", "Null", "Root").
+    assert!(
+        annotating.memory_usage() > plain.memory_usage() + 3,
+        "{} vs {}",
+        annotating.memory_usage(),
+        plain.memory_usage()
+    );
+}
