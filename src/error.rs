@@ -398,6 +398,24 @@ impl ValidationError {
         }
     }
 
+    /// A copy of this error without its context (its details kept).
+    pub(crate) fn without_context(&self) -> ValidationError {
+        ValidationError {
+            kind: self.kind,
+            message_end: self.message_end,
+            instance_end: self.instance_end,
+            schema_end: self.schema_end,
+            text: self.text.clone(),
+            extra: self.extra.as_ref().and_then(|extra| {
+                let details = extra.details.clone()?;
+                Some(Box::new(Extra {
+                    details: Some(details),
+                    context: Vec::new(),
+                }))
+            }),
+        }
+    }
+
     /// Attaches the operands of the failed keyword.
     pub(crate) fn set_details(&mut self, details: ErrorDetails) {
         self.extra.get_or_insert_with(Box::default).details = Some(details);

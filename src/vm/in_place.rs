@@ -120,7 +120,13 @@ where
             }
             return false;
         }
-        let explained = self.explain_branches(instance, branches, &positions);
+        // Inside another union's explanation, a union is summed up without one of its
+        // own: explaining every level again multiplies the work by the nesting depth.
+        let nested = self.log.explained_ref().is_some_and(|e| e.explaining);
+        let explained = match nested {
+            true => None,
+            false => self.explain_branches(instance, branches, &positions),
+        };
         let best = explained.as_deref().and_then(closest);
         self.fail(id, kind, |out| {
             show_into(out, instance);
@@ -138,8 +144,16 @@ where
         let Some(log) = self.log.explained() else {
             return false;
         };
+        // Collecting every error, the branches' errors are listed too, so the context
+        // holds copies: one level deep, or nested unions would copy their contexts
+        // once per enclosing level (exponential in the nesting). Otherwise the errors
+        // move, nested explanations and all.
         let context = if keep_all {
-            explained[at].1.clone()
+            explained[at]
+                .1
+                .iter()
+                .map(ValidationError::without_context)
+                .collect()
         } else {
             std::mem::take(&mut explained[at].1)
         };

@@ -126,10 +126,11 @@ pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits)
 const MESSAGE_ROOM: usize = 96;
 
 /// The most steps the explanations of one run may take (see `Vm::no_branch_passed`):
-/// each re-runs branches the verdict already ran, and nested ones re-run theirs again,
-/// so their work is capped apart from the run's own budget (which may be unbounded).
-/// Past it, errors name no closest branch.
-const EXPLANATION_STEPS: u64 = 1 << 20;
+/// each re-runs branches the verdict already ran, and builds errors (with their
+/// operands) for all of them, so their work is capped apart from the run's own budget
+/// (which may be unbounded). Past it, errors name no closest branch. A real tool
+/// schema's explanation takes hundreds of steps.
+const EXPLANATION_STEPS: u64 = 1 << 16;
 
 /// Collected errors: `validate` wants one, which then needs no allocation of its own.
 pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
