@@ -5,10 +5,11 @@
 //! subschemas.
 
 use super::show::show_into;
-use super::{leaf, Journal, Logged, Mode, Vm};
-use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
+use super::{Journal, Logged, Mode, Vm};
+use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
+use crate::program::Node;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -95,29 +96,10 @@ where
         };
         if positions.is_empty() {
             // Every branch rejects values of this type: the types they take say it all
-            // ("expected integer or null, got boolean true" for an optional integer).
-            // The types in branch order, each once (`integer or null`, as written).
-            let mut names: SmallVec<[&str; 8]> = SmallVec::new();
-            let mut types = TypeSet::NONE;
-            for &branch in branches {
-                types = types.union(admits(branch));
-                for name in admits(branch).names() {
-                    if !names.contains(&name) {
-                        names.push(name);
-                    }
-                }
-            }
-            self.fail(id, Kind::Type, |out| {
-                out.push_str("expected ");
-                out.push_str(&names.join(" or "));
-                leaf::type_given(out, types, instance);
-            });
-            if let Some(error) = self.log.explained().and_then(|e| e.errors.last_mut()) {
-                error.set_details(ErrorDetails::Type {
-                    expected: names.to_vec(),
-                    actual: crate::json::types::type_name(instance),
-                });
-            }
+            // ("expected integer or null, got boolean true" for an optional integer),
+            // as a `type` listing them would, operands included.
+            let types = (branches.iter()).fold(TypeSet::NONE, |all, &b| all.union(admits(b)));
+            self.reject(id, Node::Type(types), instance);
             return false;
         }
         // Inside another union's explanation, a union is summed up without one of its

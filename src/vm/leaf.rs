@@ -527,7 +527,7 @@ pub(super) fn type_mismatch(out: &mut String, set: TypeSet, value: &Value) {
 
 /// The rest of a [`type_mismatch`] message once the expected types are written: the
 /// type given, and a hint when the value is the JSON text of a value of `set`.
-pub(super) fn type_given(out: &mut String, set: TypeSet, value: &Value) {
+fn type_given(out: &mut String, set: TypeSet, value: &Value) {
     let _ = write!(out, ", got {}", types::type_name(value));
     // `null` names its type and its value in one word: "got null", once.
     if !value.is_null() {
