@@ -150,8 +150,8 @@ where
     }
 
     /// The errors of each branch at `positions`, run again in the explaining mode, every
-    /// error collected: `None` when the explanation's own budget (one run's worth of
-    /// steps, shared by every explanation of the run) ran out, or the run had stopped.
+    /// error collected: `None` when the explanations' own budget (`EXPLANATION_STEPS`,
+    /// shared by every explanation of the run) ran out, or the run had stopped.
     /// The verdict is already known, so a stop here ends the explanation, not the run.
     fn explain_branches(
         &mut self,
@@ -162,14 +162,13 @@ where
         if self.stopped.is_some() {
             return None;
         }
+        // Never nested: a union failing inside an explanation is not explained again
+        // (see `no_branch_passed`), so this swaps the run's budget for the
+        // explanations' and back.
         let log = self.log.explained()?;
-        let outermost = !log.explaining;
         let exhaustive = std::mem::replace(&mut log.exhaustive, true);
         log.explaining = true;
-        let steps = self.steps;
-        if outermost {
-            self.steps = log.explanation_steps;
-        }
+        let steps = std::mem::replace(&mut self.steps, log.explanation_steps);
         let tracking = std::mem::replace(&mut self.tracking, false);
         let marks = self.marks.len();
         let mut explained = Vec::with_capacity(positions.len());
@@ -186,10 +185,6 @@ where
         self.marks.truncate(marks);
         let log = self.log.explained()?;
         log.exhaustive = exhaustive;
-        if !outermost {
-            // A stop goes up to the outermost explanation, which drops it.
-            return self.stopped.is_none().then_some(explained);
-        }
         log.explaining = false;
         log.explanation_steps = self.steps;
         self.steps = steps;
