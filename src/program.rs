@@ -510,6 +510,9 @@ pub(crate) struct Properties {
     pub(crate) additional: Option<NodeId>,
     /// How `additional` is settled (set by the compiler's last pass).
     pub(crate) additional_settle: Settle,
+    /// Whether some entry costs [`Program::COSTLY`] or more (set by the compiler's last
+    /// pass): a loop over a table without one holds nothing back.
+    pub(crate) costly: bool,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.

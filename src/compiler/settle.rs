@@ -6,7 +6,7 @@
 //! slot, on the program's final shape, and stores the answer ([`Settle`]) beside the slot.
 
 use super::Compiler;
-use crate::program::Settle;
+use crate::program::{Program, Settle};
 
 impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables (and the cost of each
@@ -25,6 +25,7 @@ impl Compiler<'_> {
                 entry.cost = program.cost(node);
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
+            table.costly = (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
         }
         for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);

@@ -194,10 +194,11 @@ where
             return false;
         }
         if !EXPLAIN && !self.tracking {
-            return match (spec.named.is_empty(), spec.patterns.is_empty()) {
-                (true, true) => self.only_additional(id, map, spec),
-                (false, true) => self.plain_properties::<false>(id, map, spec),
-                (_, false) => self.plain_properties::<true>(id, map, spec),
+            return match (spec.named.is_empty(), spec.patterns.is_empty(), spec.costly) {
+                (true, true, _) => self.only_additional(id, map, spec),
+                (false, true, false) => self.plain_properties::<false, false>(id, map, spec),
+                (false, true, true) => self.plain_properties::<false, true>(id, map, spec),
+                (_, false, _) => self.plain_properties::<true, true>(id, map, spec),
             };
         }
         self.all_properties(id, instance, map, spec)
@@ -337,11 +338,12 @@ where
 
     /// [`Vm::properties`] in its commonest setting: the fast mode, no evaluation marks
     /// to record; `PATTERNS` when the table has `patternProperties` (a loop of its own,
-    /// so that tables without stay as tight as before). The same checks as the general
+    /// so that tables without stay as tight as before), `COSTLY` when some entry may be
+    /// held back (else the loop sets up no [`Deferred`] list). The same checks as the general
     /// loop (so the same budget), without its bookkeeping; only the order differs, which
     /// no verdict depends on: the first failure ends the run, and a pass runs them all.
     #[inline(always)]
-    fn plain_properties<const PATTERNS: bool>(
+    fn plain_properties<const PATTERNS: bool, const COSTLY: bool>(
         &mut self,
         id: NodeId,
         map: &serde_json::Map<String, Value>,
@@ -378,7 +380,7 @@ where
                 node, cost, settle, ..
             } = spec.entries[i];
             required_met += u32::from(spec.entries[i].required);
-            if (cost < Program::COSTLY || !deferred.push(cost, (node, value)))
+            if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
                 && !self.settle(node, settle, value, Step::Key(key))
             {
                 return false;
@@ -386,6 +388,9 @@ where
         }
         if required_met < spec.required_count {
             return false;
+        }
+        if !COSTLY {
+            return true;
         }
         // The fast mode writes no instance locations: the step is not read, and the
         // list keeps no keys.
