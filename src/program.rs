@@ -513,6 +513,10 @@ pub(crate) struct Properties {
     /// Whether some entry costs [`Program::COSTLY`] or more (set by the compiler's last
     /// pass): a loop over a table without one holds nothing back.
     pub(crate) costly: bool,
+    /// Whether every property the table does not name passes (no `patternProperties`,
+    /// `additionalProperties` absent or always passing; set by the compiler's last
+    /// pass): then only the named ones need looking at.
+    pub(crate) open: bool,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.

@@ -26,6 +26,7 @@ impl Compiler<'_> {
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
             table.costly = (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
+            table.open = table.patterns.is_empty() && table.additional_settle == Settle::Pass;
         }
         for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);

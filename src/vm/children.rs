@@ -399,6 +399,71 @@ where
             .all(|&(_, (node, value))| self.descend(node, value, Step::Index(0)))
     }
 
+    /// [`Vm::properties`] for a bare `properties` table (no `type` beside it: the `if`
+    /// of a discriminator, say), looking the table's names up in the object when it
+    /// has many more keys than the table has names ([`Vm::looked_up_properties`]).
+    #[inline(always)]
+    pub(super) fn bare_properties(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let spec = &self.program.properties[table];
+        match instance {
+            Value::Object(map)
+                if !EXPLAIN
+                    && !self.tracking
+                    && spec.open
+                    && map.len() >= LOOK_UP_FROM * spec.named.len() =>
+            {
+                // The same charge as the loop over the keys.
+                if !self.spend(id, map.len()) {
+                    return false;
+                }
+                match spec.costly {
+                    false => self.looked_up_properties::<false>(map, spec),
+                    true => self.looked_up_properties::<true>(map, spec),
+                }
+            }
+            _ => self.properties(id, instance, table),
+        }
+    }
+
+    /// [`Vm::plain_properties`] for a table that lets any other property through (no
+    /// `patternProperties`, an `additionalProperties` that passes everything or none),
+    /// on an object with many more keys than the table has names: each name is looked up
+    /// in the object, rather than each key in the table (an `if` that reads one property
+    /// of a large object). The same checks as the loop over the keys.
+    #[inline(never)]
+    fn looked_up_properties<const COSTLY: bool>(
+        &mut self,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+    ) -> bool {
+        if map.len() < spec.required_count as usize {
+            return false;
+        }
+        let mut required_met = 0;
+        let mut deferred = Deferred::new((NodeId::default(), &NULL));
+        for ((name, _), entry) in spec.named.iter().zip(&spec.entries) {
+            let Some(value) = map.get(&**name) else {
+                continue;
+            };
+            let Entry {
+                node,
+                cost,
+                required,
+                settle,
+            } = *entry;
+            required_met += u32::from(required);
+            if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
+                && !self.settle(node, settle, value, Step::Key(name))
+            {
+                return false;
+            }
+        }
+        required_met >= spec.required_count
+            && (deferred.sorted())
+                .iter()
+                .all(|&(_, (node, value))| self.descend(node, value, Step::Index(0)))
+    }
+
     /// [`Vm::plain_properties`] for a table without named properties: every value goes to
     /// `additionalProperties`, settled the one way the compiler decided, in one loop.
     #[inline(always)]
@@ -619,6 +684,11 @@ where
         ok
     }
 }
+
+/// How many times as many keys as the table has names an object must have for a
+/// properties loop to look the names up in the object rather than each key in the
+/// table ([`Vm::looked_up_properties`]).
+const LOOK_UP_FROM: usize = 2;
 
 /// How many costly properties a properties loop holds back until the cheap ones have
 /// passed; more run at once (so that no loop allocates).

@@ -387,7 +387,9 @@ where
             Node::Valid => true,
             Node::Type(set) => set.matches(instance) || self.reject(id, node, instance),
             Node::All(span) => self.nested(id, |vm| vm.all(span, instance)),
-            Node::Properties(table) => self.nested(id, |vm| vm.properties(id, instance, table)),
+            Node::Properties(table) => {
+                self.nested(id, |vm| vm.bare_properties(id, instance, table))
+            }
             Node::Items(table) => self.nested(id, |vm| vm.items(id, instance, table)),
             Node::Object { table, gate } => match instance {
                 Value::Object(_) => self.nested(id, |vm| vm.properties(id, instance, table)),
