@@ -489,8 +489,6 @@ pub(crate) struct Items {
 pub(crate) struct Properties {
     /// `properties`, in schema order.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
-    /// [`probe`] of each `named` name, for the scan of short tables.
-    pub(crate) probes: Vec<u64>,
     /// How [`Properties::position`] finds a name in `named`.
     pub(crate) lookup: NameLookup,
     /// What the interpreter reads of each `named` property once it found the name, side
@@ -544,10 +542,13 @@ impl Properties {
     /// Derives the lookup structures and costs of `named` (which must list each name
     /// once), once it is complete.
     pub(crate) fn index_named(&mut self, program: &Program) {
-        self.probes = self.named.iter().map(|(name, _)| probe(name)).collect();
         let names: Vec<&str> = self.named.iter().map(|(name, _)| &**name).collect();
         self.lookup = if self.named.len() <= Self::SCAN_UP_TO {
-            NameLookup::Scan
+            let mut probes = [NameLookup::NO_PROBE; Self::SCAN_UP_TO];
+            for (slot, (name, _)) in probes.iter_mut().zip(&self.named) {
+                *slot = probe(name);
+            }
+            NameLookup::Scan(probes)
         } else if let Some(index) = QuickIndex::build(&names) {
             NameLookup::Quick(index)
         } else if let Some(index) = PerfectIndex::build(self.named.iter().map(|(n, _)| &**n)) {
@@ -593,10 +594,12 @@ impl Properties {
     #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match &self.lookup {
-            NameLookup::Scan => {
+            NameLookup::Scan(probes) => {
+                // A fixed number of compares against words in the table itself: no
+                // loop, no length, no pointer to keep in a register.
                 let probe = probe(name);
-                // A plain loop: iterator adapters here compiled to an out-of-line fold.
-                for (i, &p) in self.probes.iter().enumerate() {
+                for (i, &p) in probes.iter().enumerate() {
+                    // Names may share a probe word: each that does is compared.
                     if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
                         return Some(i);
                     }
@@ -619,11 +622,11 @@ impl Properties {
 }
 
 /// How a [`Properties`] table finds a name.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) enum NameLookup {
-    /// A scan of the probe words: short tables.
-    #[default]
-    Scan,
+    /// A scan of the probe words of a short table (up to [`Properties::SCAN_UP_TO`]
+    /// names; [`NameLookup::NO_PROBE`] fills the rest).
+    Scan([u64; Properties::SCAN_UP_TO]),
     /// A slot per name by length and end bytes: most tables of real schemas.
     Quick(QuickIndex),
     /// A hash without collisions among the names, built at compile time.
@@ -632,11 +635,20 @@ pub(crate) enum NameLookup {
     Hashed(ahash::AHashMap<Box<str>, u32>),
 }
 
+impl Default for NameLookup {
+    fn default() -> Self {
+        NameLookup::Scan([NameLookup::NO_PROBE; Properties::SCAN_UP_TO])
+    }
+}
+
 impl NameLookup {
+    /// A probe word no name has (its length would be 2^56 bytes).
+    const NO_PROBE: u64 = u64::MAX;
+
     /// Heap bytes held (a hash map's entries, control bytes and names).
     fn memory_usage(&self) -> usize {
         match self {
-            NameLookup::Scan => 0,
+            NameLookup::Scan(_) => 0,
             NameLookup::Quick(index) => index.memory_usage(),
             NameLookup::Perfect(index) => index.memory_usage(),
             NameLookup::Hashed(map) => {
@@ -874,7 +886,6 @@ impl Program {
                 .map(|p| {
                     table(&p.named)
                         + p.named.iter().map(|(n, _)| n.len()).sum::<usize>()
-                        + table(&p.probes)
                         + p.lookup.memory_usage()
                         + table(&p.entries)
                         + table(&p.patterns)
@@ -947,31 +958,42 @@ mod tests {
         );
     }
 
+    /// Names that share lengths, first bytes ("abcd" and "ab\u{e9}" share a probe
+    /// word), prefixes and words.
+    const NAMES: [&str; 8] = [
+        "a",
+        "ab",
+        "abc",
+        "abcd",
+        "ab\u{e9}",
+        "b",
+        "abcdefgh",
+        "abcdefghi",
+    ];
+
     #[test]
-    fn short_tables_find_exactly_their_names() {
-        let names = [
-            "a",
-            "ab",
-            "abc",
-            "abcd",
-            "b",
-            "abcdefgh",
-            "abcdefghi",
-            "ab\u{e9}",
-        ];
-        let table = Properties {
-            named: names
-                .iter()
-                .map(|&n| (n.into(), NodeId::new(0).unwrap()))
-                .collect(),
-            probes: names.iter().map(|n| probe(n)).collect(),
-            ..Properties::default()
+    fn tables_find_exactly_their_names() {
+        let program = Program {
+            nodes: vec![Node::Valid],
+            ..Program::default()
         };
-        for (i, name) in names.iter().enumerate() {
-            assert_eq!(table.position(name), Some(i));
-        }
-        for other in ["", "c", "ac", "abce", "abcdefgj", "abcdefghij", "ab\u{e8}"] {
-            assert_eq!(table.position(other), None, "{other}");
+        // Every lookup: scans of up to four names, and the indexes of longer tables.
+        for names in (1..=NAMES.len()).flat_map(|n| NAMES.windows(n)) {
+            let mut table = Properties {
+                named: (names.iter())
+                    .map(|&n| (n.into(), NodeId::new(0).unwrap()))
+                    .collect(),
+                ..Properties::default()
+            };
+            table.index_named(&program);
+            for (i, name) in names.iter().enumerate() {
+                assert_eq!(table.position(name), Some(i), "{names:?}");
+            }
+            let others = ["", "c", "ac", "abce", "abcdefgj", "abcdefghij", "ab\u{e8}"];
+            let unlisted = NAMES.iter().filter(|n| !names.contains(n));
+            for other in others.iter().chain(unlisted) {
+                assert_eq!(table.position(other), None, "{other} in {names:?}");
+            }
         }
     }
 }
