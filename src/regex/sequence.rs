@@ -54,6 +54,9 @@ pub(super) struct Sequence {
     /// the simulation (`^[A-Za-z][A-Za-z0-9_:-]*$` after its first byte).
     tail: u64,
     tail_class: Class,
+    /// Whether every slot must take exactly one character and the pattern ends with
+    /// `$` (`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`): slot `i` then takes character `i`.
+    fixed: bool,
 }
 
 impl Sequence {
@@ -112,11 +115,20 @@ impl Sequence {
             chained: skippable & skippable << 1 != 0,
             tail,
             tail_class,
+            fixed: anchored_end && skippable == 0 && repeating == 0,
         })
     }
 
     /// Whether the sequence matches at the start of `haystack`.
     pub(super) fn is_match(&self, haystack: &str) -> bool {
+        if self.fixed {
+            return self.is_fixed_match(haystack);
+        }
+        self.simulate(haystack)
+    }
+
+    /// [`Sequence::is_match`] by the simulation of the module docs.
+    fn simulate(&self, haystack: &str) -> bool {
         let mut live = self.start;
         let bytes = haystack.as_bytes();
         let mut at = 0;
@@ -145,6 +157,32 @@ impl Sequence {
             }
         }
         live & self.accept != 0
+    }
+
+    /// [`Sequence::is_match`] for a sequence of [`Sequence::fixed`] length: an ASCII
+    /// haystack of exactly that length, each byte taken by its own slot, with no
+    /// simulation; a haystack with other characters is simulated.
+    fn is_fixed_match(&self, haystack: &str) -> bool {
+        let bytes = haystack.as_bytes();
+        let slots = self.accept.trailing_zeros() as usize;
+        // Every character takes one byte or more.
+        if bytes.len() < slots {
+            return false;
+        }
+        let mut slot = 1u64;
+        for &byte in bytes {
+            if byte >= 128 || slot == self.accept {
+                return self.simulate(haystack);
+            }
+            if self.slots_taking[usize::from(byte)] & slot == 0 {
+                return false;
+            }
+            slot <<= 1;
+        }
+        // The loop ran out of bytes exactly at the last slot (a longer haystack was
+        // simulated, a shorter one refused above).
+        debug_assert_eq!(slot, self.accept);
+        true
     }
 
     /// Whether every character of `text` is taken by the last slot, the repeating one
@@ -256,6 +294,10 @@ mod tests {
         r"^.+$",
         r"^[^a\u00e9]?[\u00e0-\u00ff]{2}.",
         r"^\S*$",
+        r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+        r"^[0-9]{2}-[a-d]$",
+        r"^[\u00e0-\u00ff]{2}x$",
+        r"^.[ab]$",
     ];
 
     fn is_sequence(source: &str) -> bool {
@@ -264,7 +306,7 @@ mod tests {
 
     proptest::proptest! {
         #[test]
-        fn sequences_agree_with_the_automaton(haystack in "[a-dxA-D0-9_.#\\-\u{e9}]{0,9}") {
+        fn sequences_agree_with_the_automaton(haystack in "[a-dxA-D0-9_.#\\-\u{e9}]{0,11}") {
             for source in SEQUENCES.iter().filter(|s| is_sequence(s)) {
                 let translated = translate(source, Target::Automaton).unwrap().pattern;
                 let expected = automaton(&translated).unwrap().is_match(&haystack);
@@ -273,6 +315,44 @@ mod tests {
                 };
                 proptest::prop_assert_eq!(
                     sequence.is_match(&haystack), expected, "{} {:?}", source, haystack
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn fixed_length_sequences_agree_with_the_automaton_near_their_length() {
+        let cases: &[(&str, &[&str])] = &[
+            (
+                r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+                &[
+                    "2025-06-18",
+                    "2025-06-1",
+                    "2025-06-181",
+                    "2025-06-1\u{e9}",
+                    "2025-0a-18",
+                    "",
+                ],
+            ),
+            (
+                r"^[\u00e0-\u00ff]{2}x$",
+                &["\u{e0}\u{e9}x", "\u{e9}x", "aax", "\u{e0}\u{e9}xx"],
+            ),
+            (r"^.[ab]$", &["xa", "\u{e9}b", "\u{e9}", "xab", "x"]),
+        ];
+        for &(source, haystacks) in cases {
+            let Ok(Matcher::Sequence(sequence)) = general_matcher(source) else {
+                panic!("{source} is a sequence");
+            };
+            assert!(sequence.fixed, "{source}");
+            let translated = translate(source, Target::Automaton).unwrap().pattern;
+            let automaton = automaton(&translated).unwrap();
+            for haystack in haystacks {
+                let expected = automaton.is_match(haystack);
+                assert_eq!(
+                    sequence.is_match(haystack),
+                    expected,
+                    "{source} {haystack:?}"
                 );
             }
         }
