@@ -539,6 +539,13 @@ impl Properties {
     /// the benchmark schemas.)
     pub(crate) const SCAN_UP_TO: usize = 4;
 
+    /// The steps checking an object of `keys` keys against the table takes, however
+    /// the loop runs: a lookup per key, and a regex per key and pattern.
+    #[inline(always)]
+    pub(crate) fn steps(&self, keys: usize) -> usize {
+        (1 + self.patterns.len()) * keys
+    }
+
     /// Derives the lookup structures and costs of `named` (which must list each name
     /// once), once it is complete.
     pub(crate) fn index_named(&mut self, program: &Program) {

@@ -189,8 +189,7 @@ where
         };
         let program = self.program;
         let spec = &program.properties[table];
-        // Each key costs a lookup, and a regex per pattern.
-        if !self.spend(id, (1 + spec.patterns.len()) * map.len()) {
+        if !self.spend(id, spec.steps(map.len())) {
             return false;
         }
         if !EXPLAIN && !self.tracking {
@@ -412,8 +411,8 @@ where
                     && spec.open
                     && map.len() >= LOOK_UP_FROM * spec.named.len() =>
             {
-                // The same charge as the loop over the keys.
-                if !self.spend(id, map.len()) {
+                // The loop over the keys' charge, though fewer lookups run.
+                if !self.spend(id, spec.steps(map.len())) {
                     return false;
                 }
                 match spec.costly {
@@ -425,8 +424,8 @@ where
         }
     }
 
-    /// [`Vm::plain_properties`] for a table that lets any other property through (no
-    /// `patternProperties`, an `additionalProperties` that passes everything or none),
+    /// [`Vm::plain_properties`] for an [open](Properties::open) table (any property it
+    /// does not name passes),
     /// on an object with many more keys than the table has names: each name is looked up
     /// in the object, rather than each key in the table (an `if` that reads one property
     /// of a large object). The same checks as the loop over the keys.
