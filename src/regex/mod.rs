@@ -58,11 +58,37 @@ const BACKTRACK_LIMIT: usize = 1_000_000;
 #[derive(Debug, Clone)]
 pub(crate) struct Pattern {
     source: Box<str>,
-    /// The byte every match starts with, when the pattern is a literal anchored at the
-    /// start (`^x-`): a haystack that starts otherwise is answered inline, without a
-    /// call (most property names against a `patternProperties` of `^x-`).
-    first: Option<u8>,
+    /// The bytes a match can start with, when the pattern is anchored at the start
+    /// by a literal (`^x-`) or by an ASCII class before an automaton
+    /// (`^[Ee][Ss]2017(...)?$`): a haystack that starts otherwise is answered
+    /// inline, without a call (most property names against a `patternProperties` of
+    /// `^x-`, most branches of an `anyOf` of such patterns).
+    first: Option<FirstBytes>,
     matcher: Matcher,
+}
+
+/// A set of bytes, one bit each.
+#[derive(Debug, Clone, Copy)]
+struct FirstBytes([u64; 4]);
+
+impl FirstBytes {
+    fn byte(byte: u8) -> FirstBytes {
+        let mut words = [0; 4];
+        words[usize::from(byte >> 6)] = 1 << (byte & 63);
+        FirstBytes(words)
+    }
+
+    /// The set of the ASCII characters in `set` (bit `c` for character `c`).
+    fn ascii(set: u128) -> FirstBytes {
+        FirstBytes([set as u64, (set >> 64) as u64, 0, 0])
+    }
+
+    /// Whether `haystack` starts with a byte of the set (an empty one does not).
+    #[inline(always)]
+    fn admit(&self, haystack: &str) -> bool {
+        (haystack.as_bytes().first())
+            .is_some_and(|&byte| self.0[usize::from(byte >> 6)] >> (byte & 63) & 1 == 1)
+    }
 }
 
 /// The engine chosen for one pattern, from cheapest to most expensive.
@@ -120,14 +146,17 @@ impl Pattern {
     /// run those), and for a pattern whose compiled form exceeds the size
     /// limit.
     pub(crate) fn new(source: &str) -> Result<Pattern, PatternError> {
-        let matcher = match literal_matcher(source).or_else(|| conjunction(source)) {
-            Some(matcher) => matcher,
-            None => general_matcher(source)?,
+        let (matcher, first_in) = match literal_matcher(source).or_else(|| conjunction(source)) {
+            Some(matcher) => (matcher, None),
+            None => general_pattern(source)?,
         };
         let first = match &matcher {
             Matcher::StartsWith(literal) | Matcher::Equals(literal) => {
-                literal.as_bytes().first().copied()
+                literal.as_bytes().first().copied().map(FirstBytes::byte)
             }
+            // The other shapes test the first byte as cheaply themselves; the
+            // backtracking engine is left to itself.
+            Matcher::Automaton(_) | Matcher::Lazy(_) => first_in.map(FirstBytes::ascii),
             _ => None,
         };
         Ok(Pattern {
@@ -145,8 +174,8 @@ impl Pattern {
     /// accept an instance it could not check.
     #[inline]
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
-        if let Some(first) = self.first {
-            if haystack.as_bytes().first() != Some(&first) {
+        if let Some(first) = &self.first {
+            if !first.admit(haystack) {
                 return false;
             }
         }
@@ -269,7 +298,19 @@ fn literal_matcher(source: &str) -> Option<Matcher> {
 
 /// Translates and compiles a pattern that is not a plain literal.
 fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
-    let mut translation = translate(source, Target::Automaton)?;
+    general_pattern(source).map(|(matcher, _)| matcher)
+}
+
+/// [`general_matcher`], with the ASCII characters a match must start with when the
+/// pattern says so ([`Translation::first_in`]).
+fn general_pattern(source: &str) -> Result<(Matcher, Option<u128>), PatternError> {
+    let translation = translate(source, Target::Automaton)?;
+    let first_in = translation.first_in;
+    shaped_matcher(source, translation).map(|matcher| (matcher, first_in))
+}
+
+/// The matcher of a pattern from its translation for the automaton.
+fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher, PatternError> {
     if translation.needs_backtracking {
         // Translate again: the backtracking engine needs capture groups and
         // a different spelling of `\b`.
@@ -938,6 +979,54 @@ mod tests {
         }
     }
 
+    /// Patterns for an automaton whose first character is one of a few ASCII
+    /// characters: a haystack that starts otherwise is refused before the automaton.
+    const FIRST_BYTE_LED: [&str; 6] = [
+        r"^[Aa][Bb](c|1)?$",
+        r"^a+(b|c)",
+        r"^[ab]{1,3}(-[ab1]+)*$",
+        r"^\d(a|b)",
+        r"^[a-c](?:b|-)",
+        r"^a(é|b)+$",
+    ];
+
+    /// Patterns for an automaton that must not be filtered by their first byte: an
+    /// optional first atom, a top-level alternative, a group or a class with
+    /// non-ASCII members first.
+    const NOT_FIRST_BYTE_LED: [&str; 8] = [
+        r"^a?(b|c)",
+        r"^a*b(c|1)",
+        r"^a{0,2}(b|c)",
+        r"^a(b|c)|b",
+        r"^(a|b)c",
+        r"^[^a](b|c)",
+        r"^.(b|c)",
+        r"^[aé](b|c)",
+    ];
+
+    #[test]
+    fn first_byte_filters_only_where_the_pattern_says() {
+        for source in FIRST_BYTE_LED {
+            let p = pattern(source);
+            assert!(
+                matches!(p.matcher, Matcher::Automaton(_) | Matcher::Lazy(_)),
+                "{source}"
+            );
+            assert!(
+                p.first.is_some(),
+                "{source} should have a first-byte filter"
+            );
+        }
+        for source in NOT_FIRST_BYTE_LED {
+            assert!(
+                pattern(source).first.is_none(),
+                "{source} must not be filtered"
+            );
+        }
+        assert!(matches("^a(é|b)+$", "aé") && !matches("^a(é|b)+$", "é"));
+        assert!(matches(r"^a(b|c)|b", "xb") && !matches(r"^a(b|c)|b", "x"));
+    }
+
     /// Patterns that open with lookaheads, checked against the backtracking engine
     /// running them whole.
     const LOOKAHEAD_LED: [&str; 6] = [
@@ -1030,6 +1119,13 @@ mod tests {
                 let translated = translate(source, Target::Automaton).unwrap().pattern;
                 let expected = automaton(&translated).unwrap().is_match(&haystack);
                 proptest::prop_assert_eq!(pattern(source).is_match(&haystack), expected, "{} {:?}", source, haystack);
+            }
+        }
+
+        #[test]
+        fn first_byte_filters_agree_with_the_automaton(haystack in "[abcAB1é-]{0,5}") {
+            for source in FIRST_BYTE_LED.iter().chain(&NOT_FIRST_BYTE_LED) {
+                proptest::prop_assert_eq!(pattern(source).is_match(&haystack), general(source).is_match(&haystack), "{} {:?}", source, haystack);
             }
         }
 

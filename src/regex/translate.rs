@@ -53,6 +53,11 @@ pub(super) struct Translation {
     /// Whether the pattern has a Unicode property escape (`\p{…}`), whose name
     /// only the engine can check.
     pub(super) has_property: bool,
+    /// The ASCII characters a match's first character must be one of, when the
+    /// pattern says so: `^`, then an atom of ASCII characters that is not optional,
+    /// and no alternative at the top level (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$`
+    /// starts with `E` or `e`).
+    pub(super) first_in: Option<u128>,
 }
 
 /// Whole-pattern shapes that a matcher can run without an automaton (or with a
@@ -186,6 +191,7 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         shape_overflow: false,
         weight: 1,
         has_property: false,
+        top_level_alternative: false,
     }
     .run()
 }
@@ -298,6 +304,8 @@ struct Translator {
     weight: u64,
     /// See [`Translation::has_property`].
     has_property: bool,
+    /// Whether a `|` came outside every group: then `^` anchors one alternative only.
+    top_level_alternative: bool,
 }
 
 impl Translator {
@@ -305,6 +313,7 @@ impl Translator {
         while let Some(c) = self.bump() {
             match c {
                 '|' => {
+                    self.top_level_alternative |= self.open.is_empty();
                     self.out.push('|');
                     self.last = Last::Nothing;
                     self.piece(Piece::Other);
@@ -356,12 +365,23 @@ impl Translator {
             [Piece::Start, rest @ ..] if !self.shape_overflow => sequence(rest),
             _ => None,
         };
+        let first_in = match self.shape.as_slice() {
+            [Piece::Start, Piece::Char(_, Some(class)), rest @ ..]
+                if class.wide.is_empty()
+                    && !self.top_level_alternative
+                    && !matches!(rest.first(), Some(Piece::Repeat { min: 0, .. })) =>
+            {
+                Some(class.ascii)
+            }
+            _ => None,
+        };
         Ok(Translation {
             pattern: self.out,
             needs_backtracking: self.needs_backtracking,
             shape,
             weight: self.weight,
             has_property: self.has_property,
+            first_in,
         })
     }
 
