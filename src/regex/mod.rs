@@ -67,27 +67,44 @@ pub(crate) struct Pattern {
     matcher: Matcher,
 }
 
-/// A set of bytes, one bit each.
+/// A set of bytes, one bit each, in 64-bit words: a bit test per byte, where a
+/// shift of a 128-bit set takes a dozen instructions.
 #[derive(Debug, Clone, Copy)]
-struct FirstBytes([u64; 4]);
+struct ByteSet<const WORDS: usize>([u64; WORDS]);
 
-impl FirstBytes {
-    fn byte(byte: u8) -> FirstBytes {
-        let mut words = [0; 4];
-        words[usize::from(byte >> 6)] = 1 << (byte & 63);
-        FirstBytes(words)
+/// A set of ASCII characters (bit `c` for character `c`).
+type AsciiSet = ByteSet<2>;
+
+/// The bytes a match can start with ([`Pattern::first`]).
+type FirstBytes = ByteSet<4>;
+
+impl<const WORDS: usize> ByteSet<WORDS> {
+    /// The set of the ASCII characters in `set` (bit `c` for character `c`).
+    fn ascii(set: u128) -> Self {
+        let mut words = [0; WORDS];
+        words[0] = set as u64;
+        words[1] = (set >> 64) as u64;
+        ByteSet(words)
     }
 
-    /// The set of the ASCII characters in `set` (bit `c` for character `c`).
-    fn ascii(set: u128) -> FirstBytes {
-        FirstBytes([set as u64, (set >> 64) as u64, 0, 0])
+    fn byte(byte: u8) -> Self {
+        let mut words = [0; WORDS];
+        if let Some(word) = words.get_mut(usize::from(byte >> 6)) {
+            *word = 1 << (byte & 63);
+        }
+        ByteSet(words)
+    }
+
+    /// Whether `byte` is in the set.
+    #[inline(always)]
+    fn contains(&self, byte: u8) -> bool {
+        (self.0.get(usize::from(byte >> 6))).is_some_and(|word| word >> (byte & 63) & 1 == 1)
     }
 
     /// Whether `haystack` starts with a byte of the set (an empty one does not).
     #[inline(always)]
     fn admit(&self, haystack: &str) -> bool {
-        (haystack.as_bytes().first())
-            .is_some_and(|&byte| self.0[usize::from(byte >> 6)] >> (byte & 63) & 1 == 1)
+        (haystack.as_bytes().first()).is_some_and(|&byte| self.contains(byte))
     }
 }
 
@@ -106,12 +123,12 @@ enum Matcher {
     /// A literal anchored at both ends: `^abc$`.
     Equals(Box<str>),
     /// `^X` for an atom `X` matching a set of ASCII characters (`^[@$_#]`).
-    FirstIn(u128),
+    FirstIn(AsciiSet),
     /// `^X{min,max}$` (or `^X+$`, ...) for an atom `X` matching a set of ASCII
     /// characters (`^[A-Za-z0-9_-]+$`, the commonest shape of a pattern in
     /// tool schemas): a length check and one bit test per byte, no automaton.
     AsciiRun {
-        set: u128,
+        set: AsciiSet,
         min: u64,
         max: Option<u64>,
     },
@@ -203,21 +220,13 @@ impl Matcher {
                 .checked_sub(literal.len())
                 .is_some_and(|at| same_bytes(&haystack.as_bytes()[at..], literal.as_bytes())),
             Self::Equals(literal) => same_bytes(haystack.as_bytes(), literal.as_bytes()),
-            Self::FirstIn(set) => haystack
-                .bytes()
-                .next()
-                .is_some_and(|b| b < 128 && set >> b & 1 == 1),
+            Self::FirstIn(set) => set.admit(haystack),
             Self::AsciiRun { set, min, max } => {
                 let len = u64::try_from(haystack.len()).unwrap_or(u64::MAX);
                 // A byte of a non-ASCII character is 0x80 or above: outside the set.
-                // The set as two words: a bit test per byte, where a shift of the
-                // 128-bit set took a dozen instructions.
-                let words = [*set as u64, (*set >> 64) as u64];
                 len >= *min
                     && max.is_none_or(|max| len <= max)
-                    && haystack
-                        .bytes()
-                        .all(|b| b < 128 && words[usize::from(b >> 6)] >> (b & 63) & 1 == 1)
+                    && haystack.bytes().all(|b| set.contains(b))
             }
             Self::CountedRun { run, min, max } => {
                 // Every code point takes at least one byte: a cheap early
@@ -305,7 +314,7 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
 /// pattern says so ([`Translation::first_in`]).
 fn general_pattern(source: &str) -> Result<(Matcher, Option<u128>), PatternError> {
     let translation = translate(source, Target::Automaton)?;
-    let first_in = translation.first_in;
+    let first_in = translation.prefix.first().copied();
     shaped_matcher(source, translation).map(|matcher| (matcher, first_in))
 }
 
@@ -321,7 +330,7 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
         Some(Shape::CountedRun(run)) => {
             if let Some(set) = run.ascii {
                 return Ok(Matcher::AsciiRun {
-                    set,
+                    set: AsciiSet::ascii(set),
                     min: run.min,
                     max: run.max,
                 });
@@ -332,7 +341,7 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
                 max: run.max,
             });
         }
-        Some(Shape::FirstIn(set)) => return Ok(Matcher::FirstIn(set)),
+        Some(Shape::FirstIn(set)) => return Ok(Matcher::FirstIn(AsciiSet::ascii(set))),
         Some(Shape::Always) => return Ok(Matcher::Always),
         Some(Shape::Sequence(atoms, anchored_end)) => {
             if let Some(sequence) = Sequence::new(&atoms, anchored_end) {
@@ -342,7 +351,8 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
         None => {}
     }
     if Lazy::may_wait(&translation) {
-        return Lazy::new(translation.pattern).map(|lazy| Matcher::Lazy(Box::new(lazy)));
+        return Lazy::new(translation.pattern, &translation.prefix)
+            .map(|lazy| Matcher::Lazy(Box::new(lazy)));
     }
     automaton(&translation.pattern).map(Matcher::Automaton)
 }
@@ -366,6 +376,11 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
 pub(crate) struct Lazy {
     /// The translated pattern.
     pattern: Box<str>,
+    /// The ASCII characters each of a match's first bytes must be one of
+    /// ([`Translation::prefix`]), as pairs of 64-bit words: a haystack that does not
+    /// start so is refused without a search (an `anyOf` of `^[Ee][Ss]2017...`,
+    /// `^[Ee][Ss]2018...` patterns).
+    prefix: Box<[AsciiSet]>,
     /// `None` inside if the build failed, which the checks of [`Lazy::new`] rule out:
     /// then nothing matches, as when the backtracking engine gives up.
     automaton: std::sync::OnceLock<Option<Automaton>>,
@@ -380,6 +395,7 @@ impl Clone for Lazy {
     fn clone(&self) -> Self {
         Lazy {
             pattern: self.pattern.clone(),
+            prefix: self.prefix.clone(),
             automaton: self.automaton.clone(),
             table: self.table.clone(),
             searches: self.searches.load(Ordering::Relaxed).into(),
@@ -404,7 +420,7 @@ impl Lazy {
     }
 
     /// A lazy automaton for `pattern`, whose syntax is checked now.
-    fn new(pattern: String) -> Result<Lazy, PatternError> {
+    fn new(pattern: String, prefix: &[u128]) -> Result<Lazy, PatternError> {
         let config = ::regex_automata::util::syntax::Config::new().utf8(true);
         ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
             // As in `automaton`: the message's last line says what is wrong.
@@ -414,6 +430,7 @@ impl Lazy {
         })?;
         Ok(Lazy {
             pattern: pattern.into(),
+            prefix: prefix.iter().map(|&set| AsciiSet::ascii(set)).collect(),
             automaton: std::sync::OnceLock::new(),
             table: std::sync::OnceLock::new(),
             searches: 0.into(),
@@ -421,6 +438,12 @@ impl Lazy {
     }
 
     fn is_match(&self, haystack: &str) -> bool {
+        let bytes = haystack.as_bytes();
+        let starts_so = bytes.len() >= self.prefix.len()
+            && (self.prefix.iter().zip(bytes)).all(|(set, &b)| set.contains(b));
+        if !starts_so {
+            return false;
+        }
         let table = match self.table.get() {
             Some(table) => table.as_ref(),
             None => {
@@ -981,8 +1004,10 @@ mod tests {
 
     /// Patterns for an automaton whose first character is one of a few ASCII
     /// characters: a haystack that starts otherwise is refused before the automaton.
-    const FIRST_BYTE_LED: [&str; 6] = [
+    const FIRST_BYTE_LED: [&str; 8] = [
         r"^[Aa][Bb](c|1)?$",
+        r"^a{2}b(c|1)",
+        r"^[ab]c1(-|b)",
         r"^a+(b|c)",
         r"^[ab]{1,3}(-[ab1]+)*$",
         r"^\d(a|b)",
@@ -1024,6 +1049,21 @@ mod tests {
             );
         }
         assert!(matches("^a(é|b)+$", "aé") && !matches("^a(é|b)+$", "é"));
+        // The leading characters known, up to the first that repeats.
+        for (source, known) in [
+            (r"^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$", 6),
+            (r"^a{2}b(c|1)", 1),
+            (r"^a+(b|c)", 1),
+            (r"^[ab]c1(-|b)", 3),
+            (r"^a?(b|c)", 0),
+            (r"^abcdefghijk(l|m)", translate::MAX_PREFIX),
+        ] {
+            let Matcher::Lazy(lazy) = pattern(source).matcher else {
+                panic!("{source} should wait for its first use");
+            };
+            assert_eq!(lazy.prefix.len(), known, "{source}");
+        }
+        assert!(matches(r"^a{2}b(c|1)", "aab1") && !matches(r"^a{2}b(c|1)", "abb1"));
         assert!(matches(r"^a(b|c)|b", "xb") && !matches(r"^a(b|c)|b", "x"));
     }
 

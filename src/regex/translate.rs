@@ -53,11 +53,12 @@ pub(super) struct Translation {
     /// Whether the pattern has a Unicode property escape (`\p{…}`), whose name
     /// only the engine can check.
     pub(super) has_property: bool,
-    /// The ASCII characters a match's first character must be one of, when the
-    /// pattern says so: `^`, then an atom of ASCII characters that is not optional,
-    /// and no alternative at the top level (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$`
-    /// starts with `E` or `e`).
-    pub(super) first_in: Option<u128>,
+    /// The ASCII characters each of a match's first characters must be one of, as
+    /// far as the pattern says so (at most [`MAX_PREFIX`]): `^`, then atoms of ASCII
+    /// characters that are not optional, and no alternative at the top level
+    /// (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$` starts with `E` or `e`, then `S` or
+    /// `s`, then `2`...). Each such atom takes exactly one byte.
+    pub(super) prefix: Vec<u128>,
 }
 
 /// Whole-pattern shapes that a matcher can run without an automaton (or with a
@@ -123,6 +124,31 @@ fn sequence(mut pieces: &[Piece]) -> Option<Shape> {
         pieces = rest;
     }
     (pieces.is_empty() && !atoms.is_empty()).then_some(Shape::Sequence(atoms, anchored_end))
+}
+
+/// The most leading characters a [`Translation::prefix`] keeps.
+pub(super) const MAX_PREFIX: usize = 8;
+
+/// The classes of the characters every match starts with, from the top-level items
+/// after `^`: ASCII atoms each taken once, up to one that repeats (taken at least
+/// once, it is the last position known).
+fn prefix(mut pieces: &[Piece]) -> Vec<u128> {
+    let mut prefix = Vec::new();
+    while let [Piece::Char(_, Some(class)), rest @ ..] = pieces {
+        if !class.wide.is_empty() || prefix.len() == MAX_PREFIX {
+            break;
+        }
+        match rest.first() {
+            Some(Piece::Repeat { min: 0, .. }) => break,
+            Some(Piece::Repeat { .. }) => {
+                prefix.push(class.ascii);
+                break;
+            }
+            _ => prefix.push(class.ascii),
+        }
+        pieces = rest;
+    }
+    prefix
 }
 
 /// Groups may nest at most this deep; deeper patterns are rejected before
@@ -365,15 +391,9 @@ impl Translator {
             [Piece::Start, rest @ ..] if !self.shape_overflow => sequence(rest),
             _ => None,
         };
-        let first_in = match self.shape.as_slice() {
-            [Piece::Start, Piece::Char(_, Some(class)), rest @ ..]
-                if class.wide.is_empty()
-                    && !self.top_level_alternative
-                    && !matches!(rest.first(), Some(Piece::Repeat { min: 0, .. })) =>
-            {
-                Some(class.ascii)
-            }
-            _ => None,
+        let prefix = match self.shape.as_slice() {
+            [Piece::Start, rest @ ..] if !self.top_level_alternative => prefix(rest),
+            _ => Vec::new(),
         };
         Ok(Translation {
             pattern: self.out,
@@ -381,7 +401,7 @@ impl Translator {
             shape,
             weight: self.weight,
             has_property: self.has_property,
-            first_in,
+            prefix,
         })
     }
 
