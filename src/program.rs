@@ -816,6 +816,10 @@ pub(crate) struct Program {
     pub(crate) base: Option<Box<str>>,
     /// The node validation starts from.
     pub(crate) root: NodeId,
+    /// How the fast mode settles the root: a record or a list runs its table at once,
+    /// as a nested one does ([`Settle::Record`], [`Settle::List`]); anything else is
+    /// evaluated ([`Settle::Eval`]).
+    pub(crate) root_settle: Settle,
 }
 
 impl Program {

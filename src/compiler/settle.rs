@@ -10,7 +10,7 @@ use crate::program::{Program, Settle};
 
 impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables (and the cost of each
-    /// property, from the same final shape).
+    /// property, from the same final shape), and the root's.
     pub(crate) fn settle_slots(&mut self) {
         let program = &mut self.program;
         let mut properties = std::mem::take(&mut program.properties);
@@ -35,5 +35,9 @@ impl Compiler<'_> {
         }
         program.properties = properties;
         program.items = items;
+        program.root_settle = match Settle::of(program, program.root) {
+            settle @ (Settle::Record(_) | Settle::List(_)) => settle,
+            _ => Settle::Eval,
+        };
     }
 }

@@ -48,7 +48,9 @@ pub(crate) struct Limits {
 /// Whether `instance` conforms to `program`.
 pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> bool {
     let mut vm = Vm::<false>::new(program, limits);
-    let ok = vm.eval(program.root, instance);
+    // A record or list at the root runs its table at once, as a nested one does: the
+    // step and the level of an evaluation, without its dispatch.
+    let ok = vm.nest(program.root, program.root_settle, instance, Step::Index(0));
     ok && vm.stopped.is_none()
 }
 
