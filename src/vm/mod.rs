@@ -429,11 +429,12 @@ where
     }
 
     /// Runs `run`, a node that applies subschemas, one level deeper. The stack is
-    /// measured every 8 levels: 8 frames are far inside the margin the budget leaves, and
-    /// the check is not free.
+    /// measured every 8 levels (entering levels 8, 16, ...): 8 frames are far inside the
+    /// margin the budget leaves, and the check is not free. Not at the root, whose guard
+    /// was just taken: its check could not fail.
     #[inline(always)]
     fn nested(&mut self, id: NodeId, run: impl FnOnce(&mut Self) -> bool) -> bool {
-        if self.depth >= self.max_depth || (self.depth % 8 == 0 && self.stack.exhausted()) {
+        if self.depth >= self.max_depth || (self.depth % 8 == 7 && self.stack.exhausted()) {
             return self.stop(id);
         }
         self.depth += 1;
