@@ -589,9 +589,9 @@ where
         let program = self.program;
         let spec = &program.unevaluated[table];
         let outer = std::mem::replace(&mut self.tracking, true);
-        let start = self.marks.len();
+        let start = self.marks_len();
         let mut ok = self.eval(spec.body, instance);
-        let evaluated = marks::Evaluated::of(&self.marks[start..]);
+        let evaluated = marks::Evaluated::of(self.marks_since(start));
         // What `unevaluated*` applied to, for their annotations.
         let mut names: Vec<Value> = Vec::new();
         let mut any_item = false;
@@ -637,7 +637,7 @@ where
         }
         self.tracking = outer;
         if !outer {
-            self.marks.truncate(start);
+            self.truncate_marks(start);
         } else if ok {
             if spec.properties.is_some() {
                 self.mark(Mark::AllProperties);

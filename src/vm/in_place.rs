@@ -26,7 +26,7 @@ where
             if !self.program.admits[child.index()].admits(kind) {
                 continue;
             }
-            let marks = self.marks.len();
+            let marks = self.marks_len();
             if self.verdict(child, instance) {
                 any = true;
                 // Annotations of every passing branch count for `unevaluated*`.
@@ -34,7 +34,7 @@ where
                     break;
                 }
             } else {
-                self.marks.truncate(marks);
+                self.truncate_marks(marks);
             }
         }
         any || self.no_branch_passed(id, instance, false, span, None)
@@ -49,14 +49,14 @@ where
             if !self.program.admits[child.index()].admits(kind) {
                 continue;
             }
-            let marks = self.marks.len();
+            let marks = self.marks_len();
             if self.verdict(child, instance) {
                 if let Some(first) = passed {
                     return self.two_branches_passed(id, instance, first, i);
                 }
                 passed = Some(i);
             } else {
-                self.marks.truncate(marks);
+                self.truncate_marks(marks);
             }
         }
         passed.is_some() || self.no_branch_passed(id, instance, true, span, None)
@@ -170,7 +170,7 @@ where
         log.explaining = true;
         let steps = std::mem::replace(&mut self.steps, log.explanation_steps);
         let tracking = std::mem::replace(&mut self.tracking, false);
-        let marks = self.marks.len();
+        let marks = self.marks_len();
         let mut explained = Vec::with_capacity(positions.len());
         for &position in positions {
             let before = self.error_count();
@@ -182,7 +182,7 @@ where
             }
         }
         self.tracking = tracking;
-        self.marks.truncate(marks);
+        self.truncate_marks(marks);
         let log = self.log.explained()?;
         log.exhaustive = exhaustive;
         log.explaining = false;
@@ -241,7 +241,7 @@ where
         let mut passed: Option<usize> = None;
         for &position in candidates {
             let position = position as usize;
-            let marks = self.marks.len();
+            let marks = self.marks_len();
             if self.verdict(branches[position], instance) {
                 if let (true, Some(first)) = (spec.one, passed) {
                     return self.two_branches_passed(id, instance, first, position);
@@ -251,7 +251,7 @@ where
                     break;
                 }
             } else {
-                self.marks.truncate(marks);
+                self.truncate_marks(marks);
             }
         }
         passed.is_some()
@@ -260,11 +260,11 @@ where
 
     #[inline(never)]
     pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
-        let marks = self.marks.len();
+        let marks = self.marks_len();
         let tracking = std::mem::replace(&mut self.tracking, false);
         let inner = self.verdict(child, instance);
         self.tracking = tracking;
-        self.marks.truncate(marks);
+        self.truncate_marks(marks);
         !inner
             || self.fail(id, Kind::Not, |out| {
                 show_into(out, instance);
@@ -280,12 +280,12 @@ where
         then: NodeId,
         otherwise: NodeId,
     ) -> bool {
-        let marks = self.marks.len();
+        let marks = self.marks_len();
         let passed = self.verdict(test, instance);
         if passed {
             self.eval(then, instance)
         } else {
-            self.marks.truncate(marks);
+            self.truncate_marks(marks);
             self.eval(otherwise, instance)
         }
     }
@@ -293,9 +293,9 @@ where
     #[inline(never)]
     pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
         if self.tracking || self.annotating() {
-            let marks = self.marks.len();
+            let marks = self.marks_len();
             if !self.verdict(test, instance) {
-                self.marks.truncate(marks);
+                self.truncate_marks(marks);
             }
         }
         true
@@ -307,7 +307,7 @@ where
         let dynamic = &program.dynamic_refs[table];
         let name = &program.strings[dynamic.anchor];
         let target = self
-            .scopes
+            .scopes()
             .iter()
             .find_map(|&scope| program.dynamic_anchor(scope, name))
             .unwrap_or(dynamic.target);
@@ -318,12 +318,12 @@ where
     pub(super) fn scope(&mut self, instance: &Value, scope: ScopeId, body: NodeId) -> bool {
         // A resource already on the scope changes nothing (the outermost entry wins),
         // so each is kept once: the scope's length then tells scopes apart.
-        if self.scopes.contains(&scope) {
+        if self.scopes().contains(&scope) {
             return self.eval(body, instance);
         }
-        self.scopes.push(scope);
+        self.stacks().scopes.push(scope);
         let ok = self.eval(body, instance);
-        self.scopes.pop();
+        self.stacks().scopes.pop();
         ok
     }
 

@@ -165,6 +165,19 @@ fn dedup(errors: &mut Errors) {
 /// resources the dynamic scope held.
 type Guarded = (NodeId, usize, usize);
 
+/// What a run pushes and pops as it goes, in a box of its own: most runs never push
+/// anything (marks need an `unevaluated*`, scopes a dynamic reference, guards a
+/// reference cycle), and then starting and ending a run is one store and one test.
+#[derive(Default)]
+struct Stacks {
+    /// Evaluation marks for `unevaluated*` (see [`marks`]).
+    marks: Vec<Mark>,
+    /// Resources with dynamic anchors entered so far, outermost first, each once.
+    scopes: Vec<ScopeId>,
+    /// The [`Node::Guard`]s being evaluated: body, instance address, scope count.
+    guards: Vec<Guarded>,
+}
+
 /// One instance location step, for building error paths.
 #[derive(Clone, Copy)]
 enum Step<'i> {
@@ -276,14 +289,10 @@ where
     Mode<EXPLAIN>: Logged,
 {
     program: &'p Program,
-    /// Evaluation marks for `unevaluated*` (see [`marks`]).
-    marks: Vec<Mark>,
+    /// What the run has pushed so far; `None` until it first pushes anything.
+    stacks: Option<Box<Stacks>>,
     /// Whether the current instance location's evaluations must be marked.
     tracking: bool,
-    /// Resources with dynamic anchors entered so far, outermost first, each once.
-    scopes: Vec<ScopeId>,
-    /// The [`Node::Guard`]s being evaluated: body, instance address, scope count.
-    guards: Vec<Guarded>,
     depth: u32,
     max_depth: u32,
     stack: StackGuard,
@@ -305,10 +314,8 @@ where
     fn new(program: &'p Program, limits: Limits) -> Self {
         let mut vm = Vm {
             program,
-            marks: Vec::new(),
+            stacks: None,
             tracking: false,
-            scopes: Vec::new(),
-            guards: Vec::new(),
             depth: 0,
             max_depth: limits.max_depth,
             stack: StackGuard::new(),
@@ -643,13 +650,14 @@ where
     /// same location under the same scope evaluates exactly as before.
     #[inline(never)]
     fn guard(&mut self, id: NodeId, body: NodeId, instance: &Value) -> bool {
-        let entry = (body, instance as *const Value as usize, self.scopes.len());
-        if self.guards.contains(&entry) {
+        let entry = (body, instance as *const Value as usize, self.scopes().len());
+        let stacks = self.stacks();
+        if stacks.guards.contains(&entry) {
             return self.record_stop(id, Kind::InfiniteRecursion);
         }
-        self.guards.push(entry);
+        stacks.guards.push(entry);
         let ok = self.eval(body, instance);
-        self.guards.pop();
+        self.stacks().guards.pop();
         ok
     }
 
@@ -724,10 +732,8 @@ where
     fn quietly(&mut self, id: NodeId, run: impl FnOnce(&mut Vm<'p, false>) -> bool) -> bool {
         let mut fast = Vm::<false> {
             program: self.program,
-            marks: std::mem::take(&mut self.marks),
+            stacks: self.stacks.take(),
             tracking: self.tracking,
-            scopes: std::mem::take(&mut self.scopes),
-            guards: std::mem::take(&mut self.guards),
             depth: self.depth,
             max_depth: self.max_depth,
             stack: self.stack,
@@ -737,9 +743,7 @@ where
             log: (),
         };
         let ok = run(&mut fast);
-        self.marks = std::mem::take(&mut fast.marks);
-        self.scopes = std::mem::take(&mut fast.scopes);
-        self.guards = std::mem::take(&mut fast.guards);
+        self.stacks = fast.stacks.take();
         self.steps = fast.steps;
         match (self.stopped, fast.stopped) {
             (None, Some(kind)) => self.record_stop(id, kind),
@@ -840,7 +844,37 @@ where
     #[inline]
     fn mark(&mut self, mark: Mark) {
         if self.tracking {
-            self.marks.push(mark);
+            self.stacks().marks.push(mark);
         }
+    }
+
+    /// The run's stacks, made on first use.
+    fn stacks(&mut self) -> &mut Stacks {
+        self.stacks.get_or_insert_with(Box::default)
+    }
+
+    /// How many evaluation marks the run holds.
+    #[inline(always)]
+    fn marks_len(&self) -> usize {
+        self.stacks.as_ref().map_or(0, |stacks| stacks.marks.len())
+    }
+
+    /// The evaluation marks from the `start`-th on.
+    fn marks_since(&self, start: usize) -> &[Mark] {
+        let marks = self.stacks.as_ref().map_or(&[][..], |stacks| &stacks.marks);
+        marks.get(start..).unwrap_or_default()
+    }
+
+    /// Drops the evaluation marks from the `len`-th on.
+    #[inline(always)]
+    fn truncate_marks(&mut self, len: usize) {
+        if let Some(stacks) = &mut self.stacks {
+            stacks.marks.truncate(len);
+        }
+    }
+
+    /// The resources with dynamic anchors entered so far, outermost first.
+    fn scopes(&self) -> &[ScopeId] {
+        self.stacks.as_ref().map_or(&[], |stacks| &stacks.scopes)
     }
 }
