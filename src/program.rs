@@ -428,6 +428,68 @@ pub(crate) struct CheckList {
     /// The other parts (spans of `edges`), by [`CheckList::kind`] of the values they can
     /// fail among those `types` admits: several kinds, strings, numbers, arrays, objects.
     pub(crate) by_kind: [Span; 5],
+    /// The number parts as one interval of doubles, when they are all bounds that
+    /// doubles hold exactly (`minimum: 0`, `exclusiveMaximum: 10`): a number a double
+    /// holds exactly is then judged by two compares, without the exact path.
+    pub(crate) bounds: Option<FloatBounds>,
+}
+
+/// Number bounds as doubles (see [`CheckList::bounds`]); no bound is an infinite one.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct FloatBounds {
+    /// The greatest lower bound.
+    pub(crate) low: f64,
+    /// Whether a number equal to `low` fails (`exclusiveMinimum`).
+    pub(crate) low_open: bool,
+    /// The least upper bound.
+    pub(crate) high: f64,
+    /// Whether a number equal to `high` fails (`exclusiveMaximum`).
+    pub(crate) high_open: bool,
+}
+
+impl FloatBounds {
+    /// Whether `x` is within the bounds.
+    #[inline(always)]
+    pub(crate) fn admits(&self, x: f64) -> bool {
+        let above = if self.low_open {
+            x > self.low
+        } else {
+            x >= self.low
+        };
+        let below = if self.high_open {
+            x < self.high
+        } else {
+            x <= self.high
+        };
+        above && below
+    }
+
+    /// The bounds of the number parts `parts` (of `program`), if every part is a bound
+    /// that a double holds exactly.
+    pub(crate) fn of(program: &Program, parts: &[NodeId]) -> Option<FloatBounds> {
+        let mut bounds = FloatBounds {
+            low: f64::NEG_INFINITY,
+            low_open: false,
+            high: f64::INFINITY,
+            high_open: false,
+        };
+        for &part in parts {
+            let (bound, low, open) = match program.nodes[part.index()] {
+                Node::Minimum(n) => (n, true, false),
+                Node::ExclusiveMinimum(n) => (n, true, true),
+                Node::Maximum(n) => (n, false, false),
+                Node::ExclusiveMaximum(n) => (n, false, true),
+                _ => return None,
+            };
+            let value = crate::json::number::exact_f64(&program.numbers[bound])?;
+            if low && (value > bounds.low || (value == bounds.low && open)) {
+                (bounds.low, bounds.low_open) = (value, open);
+            } else if !low && (value < bounds.high || (value == bounds.high && open)) {
+                (bounds.high, bounds.high_open) = (value, open);
+            }
+        }
+        (!parts.is_empty()).then_some(bounds)
+    }
 }
 
 impl CheckList {
@@ -959,6 +1021,68 @@ impl fmt::Debug for Program {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Numbers around the edges of what doubles hold exactly: small values, integers
+    /// near 2^53 and 2^64, and any finite double.
+    fn number() -> impl proptest::strategy::Strategy<Value = Number> {
+        use proptest::prelude::*;
+        let edge = (0u64..4, -3i64..=3, any::<bool>()).prop_map(|(at, offset, negative)| {
+            let base = [0, 1 << 53, 1 << 63, u64::MAX][at as usize];
+            let magnitude = base.saturating_add_signed(offset);
+            match negative {
+                true => {
+                    Number::from(-(magnitude.min(1 << 63) as i128).max(i64::MIN as i128) as i64)
+                }
+                false => Number::from(magnitude),
+            }
+        });
+        let double = any::<f64>().prop_filter_map("finite", Number::from_f64);
+        let near = (-4i64..4).prop_map(|n| Number::from_f64(n as f64 / 2.0).unwrap());
+        prop_oneof![edge, double, near]
+    }
+
+    proptest::proptest! {
+        /// The fused interval says what the exact comparison of each bound says, for
+        /// every number a double holds exactly.
+        #[test]
+        fn float_bounds_agree_with_the_exact_comparisons(
+            bounds in proptest::collection::vec((0usize..4, number()), 1..4),
+            other in number(),
+            equal_to in proptest::option::of(0usize..4),
+        ) {
+            // Often a number equal to a bound, where open and closed bounds differ.
+            let value = equal_to.and_then(|i| bounds.get(i)).map_or(other, |(_, b)| b.clone());
+            use crate::json::number::{compare, exact_f64};
+            use std::cmp::Ordering::{Greater, Less};
+            let mut program = Program::default();
+            let mut parts = Vec::new();
+            for (i, (kind, bound)) in bounds.iter().enumerate() {
+                program.numbers.push(bound.clone());
+                let n = NumId::new(i).unwrap();
+                program.nodes.push([Node::Minimum(n), Node::ExclusiveMinimum(n),
+                    Node::Maximum(n), Node::ExclusiveMaximum(n)][*kind]);
+                parts.push(NodeId::new(i).unwrap());
+            }
+            let Some(fused) = FloatBounds::of(&program, &parts) else {
+                // Only bounds a double does not hold are left to the exact path.
+                proptest::prop_assert!(bounds.iter().any(|(_, b)| exact_f64(b).is_none()));
+                return Ok(());
+            };
+            let Some(x) = exact_f64(&value) else {
+                return Ok(());
+            };
+            let exact = bounds.iter().all(|(kind, bound)| {
+                let order = compare(&value, bound);
+                match kind {
+                    0 => order != Less,
+                    1 => order == Greater,
+                    2 => order != Greater,
+                    _ => order == Less,
+                }
+            });
+            proptest::prop_assert_eq!(fused.admits(x), exact, "{:?} {}", bounds, value);
+        }
+    }
 
     #[test]
     fn nodes_stay_small() {

@@ -11,7 +11,7 @@
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
-use crate::program::{ArrayOf, CheckList, Node, Program};
+use crate::program::{ArrayOf, CheckList, FloatBounds, Node, Program};
 use ahash::AHashMap;
 
 /// How many fused leaves may nest inside one another.
@@ -106,11 +106,13 @@ fn check_list(program: &mut Program, span: Span) -> TableId {
             len: program.edges.len() as u32 - start,
         }
     });
+    let bounds = FloatBounds::of(program, &program.edges[by_kind[CheckList::NUMBER]]);
     let id = TableId::new(program.check_lists.len()).expect("fewer than 2^32 tables");
     program.check_lists.push(CheckList {
         parts: span,
         types,
         by_kind,
+        bounds,
     });
     id
 }

@@ -35,6 +35,10 @@ mod exact {
         Decimal::parse(n.as_str())
     }
 
+    pub(super) fn exact_f64(_: &Number) -> Option<f64> {
+        None
+    }
+
     pub(super) fn is_integer(n: &Number) -> bool {
         exact(n).map_or_else(|| super::machine::is_integer(n), |d| d.is_integer())
     }
@@ -81,6 +85,14 @@ use machine as chosen;
 #[inline]
 pub(crate) fn is_integer(n: &Number) -> bool {
     chosen::is_integer(n)
+}
+
+/// `n` as a double, when the double is `n` exactly: every float `serde_json` holds, and
+/// integers of at most 53 bits. `None` otherwise, and always in the exact build, whose
+/// numbers are texts: the exact comparison then decides.
+#[inline(always)]
+pub(crate) fn exact_f64(n: &Number) -> Option<f64> {
+    chosen::exact_f64(n)
 }
 
 /// Whether `n` is above zero.
@@ -135,6 +147,20 @@ mod machine {
             Repr::Int(i128::from(i))
         } else {
             Repr::Float(n.as_f64().unwrap_or(f64::NAN))
+        }
+    }
+
+    /// The largest magnitude below which every integer is a double.
+    const EXACT_INTEGERS: u64 = 1 << 53;
+
+    #[inline(always)]
+    pub(super) fn exact_f64(n: &Number) -> Option<f64> {
+        if let Some(u) = n.as_u64() {
+            (u <= EXACT_INTEGERS).then_some(u as f64)
+        } else if let Some(i) = n.as_i64() {
+            (i.unsigned_abs() <= EXACT_INTEGERS).then_some(i as f64)
+        } else {
+            n.as_f64()
         }
     }
 
