@@ -448,3 +448,33 @@ proptest! {
         }
     }
 }
+
+/// A union's branches hold their costly properties back until the cheap ones passed:
+/// a branch whose tag is wrong fails before its large property is walked, so a valid
+/// instance needs one walk of it, not one per branch. Observable through the budget:
+/// one walk fits in it, two do not.
+#[test]
+fn a_branch_with_the_wrong_tag_fails_before_its_costly_property() {
+    let branch = |tag: u64| {
+        json!({"properties": {
+            // Integer tags: no switch on them, each branch is tried in turn.
+            "kind": {"const": tag},
+            "data": {"type": "array", "items": {"type": "object",
+                     "properties": {"x": {"type": "integer"}, "y": {"type": "string"}}}}
+        }})
+    };
+    let schema = json!({"oneOf": [branch(1), branch(2), branch(3)]});
+    let item = json!({"x": 1, "y": "a"});
+    // "data" sorts before "kind": the loop over the keys meets the costly one first.
+    let instance = json!({"data": vec![item; 100], "kind": 3});
+    let steps_of_one_walk = 100 * 4;
+    let validator = Validator::options()
+        .with_step_budget(steps_of_one_walk * 3 / 2)
+        .build(&schema)
+        .unwrap();
+    assert!(validator.is_valid(&instance));
+    assert!(validator.validate(&instance).is_ok());
+    let mut wrong = instance.clone();
+    wrong["kind"] = json!(4);
+    assert!(!validator.is_valid(&wrong));
+}

@@ -6,7 +6,8 @@
 //! slot, on the program's final shape, and stores the answer ([`Settle`]) beside the slot.
 
 use super::Compiler;
-use crate::program::{Program, Settle};
+use crate::ids::{NodeId, TableId};
+use crate::program::{Node, Program, Settle};
 
 impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables (and the cost of each
@@ -15,14 +16,17 @@ impl Compiler<'_> {
         let program = &mut self.program;
         let mut properties = std::mem::take(&mut program.properties);
         let mut items = std::mem::take(&mut program.items);
-        let settle = |id: crate::ids::NodeId| Settle::of(program, id);
-        for table in &mut properties {
+        let branches = branch_tables(program, properties.len());
+        let settle = |id: NodeId| Settle::of(program, id);
+        for (table, &branch) in properties.iter_mut().zip(&branches) {
             for (entry, &(_, node)) in table.entries.iter_mut().zip(&table.named) {
                 entry.settle = settle(node);
                 // Estimated again on the final shape: a reference estimated costly
                 // when the table was built may since have become a copy of its target
                 // (a string enum, say), which need not wait for the cheap entries.
-                entry.cost = program.cost(node);
+                // Only a union's branch holds costly entries back: elsewhere an
+                // instance is expected to pass, and then the order buys nothing.
+                entry.cost = if branch { program.cost(node) } else { 0 };
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
             table.costly = (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
@@ -39,5 +43,50 @@ impl Compiler<'_> {
             settle @ (Settle::Record(_) | Settle::List(_)) => settle,
             _ => Settle::Eval,
         };
+    }
+}
+
+/// Which property tables (of `count`) are the body of an `anyOf` / `oneOf` branch: where
+/// an instance is expected to fail some branches, a cheap failing check (a tag) should
+/// settle the branch before its costly properties are walked.
+fn branch_tables(program: &Program, count: usize) -> Vec<bool> {
+    let mut branch = vec![false; count];
+    let mut mark = |table: TableId| branch[table.index()] = true;
+    for node in &program.nodes {
+        let span = match *node {
+            Node::Any(span) | Node::One(span) => span,
+            Node::Switch(table) => program.switches[table.index()].branches,
+            _ => continue,
+        };
+        for &body in &program.edges[span] {
+            tables_of(program, body, &mut mark);
+        }
+    }
+    branch
+}
+
+/// Calls `found` with the property tables node `id` runs at its own instance location:
+/// its own, those of its conjuncts, and through references and scopes (a bounded walk:
+/// a chain of references no longer than the program).
+fn tables_of(program: &Program, mut id: NodeId, found: &mut impl FnMut(TableId)) {
+    for _ in 0..program.nodes.len() {
+        match program.nodes[id.index()] {
+            Node::Properties(table) | Node::Object { table, .. } => found(table),
+            Node::All(span) => {
+                for &part in &program.edges[span] {
+                    if let Node::Properties(table) | Node::Object { table, .. } =
+                        program.nodes[part.index()]
+                    {
+                        found(table);
+                    }
+                }
+            }
+            Node::Ref(next) | Node::Guard(next) | Node::Scope { body: next, .. } => {
+                id = next;
+                continue;
+            }
+            _ => {}
+        }
+        return;
     }
 }
