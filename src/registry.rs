@@ -486,14 +486,14 @@ impl<'a> Registry<'a> {
         &mut self,
         base: &str,
         reference: &str,
-        location: &str,
+        location: &dyn Fn() -> String,
     ) -> Result<Target, SchemaError> {
         let absolute = uri::resolve(base, reference);
         let (resource_uri, fragment) = uri::split_fragment(&absolute);
         let unresolvable = |why: &str| {
             SchemaError::new(
                 SchemaErrorKind::UnresolvableReference,
-                location,
+                &location(),
                 format!("cannot resolve reference {reference:?} ({why})"),
             )
         };

@@ -57,14 +57,14 @@ impl Compiler<'_> {
         if entries.is_empty() {
             return;
         }
-        let location = self.location(schema.doc, schema.pointer).into();
+        let location = self.render(schema.place, None).into();
         let table =
             TableId::new(self.program.annotation_sets.len()).expect("fewer than 2^32 tables");
         self.program
             .annotation_sets
             .push(AnnotationSet { location, entries });
         // First: a schema object's own annotations come before its subschemas'.
-        let node = self.push(Node::Annotate(table), schema.doc, schema.pointer, None);
+        let node = self.push(Node::Annotate(table), schema.place, None);
         parts.insert(0, node);
     }
 }

@@ -38,10 +38,11 @@ impl<'a> Compiler<'a> {
                     ))
                 }
             };
-            let at = schema.at(keyword);
+            let at = self.at(schema, keyword);
             let mut nodes: SmallVec<[NodeId; 8]> = SmallVec::new();
             for (i, branch) in branches.iter().enumerate() {
-                nodes.push(self.subschema(schema, format!("{at}/{i}"), branch)?);
+                let place = self.program.locations.index(at, i);
+                nodes.push(self.subschema(schema, place, branch)?);
             }
             let span = self.edges(&nodes);
             parts.push(self.push_at(schema, keyword, make(span)));
@@ -137,14 +138,16 @@ impl<'a> Compiler<'a> {
         let Value::String(reference) = value else {
             return Err(self.invalid(schema, keyword, "expected a string"));
         };
-        let location = self.location(schema.doc, &schema.at(keyword));
+        let location = || self.program.locations.render(schema.place, Some(keyword));
         if self.options.references == ReferencePolicy::SameDocument && !reference.starts_with('#') {
             return Err(SchemaError::new(
                 SchemaErrorKind::ForbiddenReference,
-                &location,
+                &location(),
                 format!("reference {reference:?} leaves the document: only same-document references (\"#...\") are allowed"),
             ));
         }
+        let locations = &self.program.locations;
+        let location = || locations.render(schema.place, Some(keyword));
         self.registry
             .resolve_reference(&schema.context.base, reference, &location)
     }
@@ -157,7 +160,7 @@ impl<'a> Compiler<'a> {
         keyword: Keyword,
         target: Target,
     ) -> NodeId {
-        let scope = self.entered_scope(schema.doc, schema.pointer, &target);
+        let scope = self.entered_scope(schema.doc, schema.place, &target);
         let located = self.annotating.then(|| target.clone());
         let body = self.target_node(target);
         let node = match scope {
@@ -202,7 +205,7 @@ impl<'a> Compiler<'a> {
         }
         let properties = self.one_subschema(schema, Keyword::UnevaluatedProperties)?;
         let items = self.one_subschema(schema, Keyword::UnevaluatedItems)?;
-        let body = self.materialize(body, schema.doc, schema.pointer);
+        let body = self.materialize(body, schema.place);
         let id = TableId::new(self.program.unevaluated.len()).expect("fewer than 2^32 tables");
         self.program.unevaluated.push(Unevaluated {
             body,

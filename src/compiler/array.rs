@@ -54,9 +54,10 @@ impl<'a> Compiler<'a> {
             let Value::Array(items) = value else {
                 return Err(self.invalid(schema, prefix_keyword, "expected an array of schemas"));
             };
-            let at = schema.at(prefix_keyword);
+            let at = self.at(schema, prefix_keyword);
             for (i, item) in items.iter().enumerate() {
-                prefix.push(self.subschema(schema, format!("{at}/{i}"), item)?);
+                let place = self.program.locations.index(at, i);
+                prefix.push(self.subschema(schema, place, item)?);
             }
         }
         let rest = match schema.get(rest_keyword) {

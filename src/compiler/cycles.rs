@@ -133,20 +133,20 @@ impl Compiler<'_> {
     fn cycle_error(&self, cycle: &[NodeId]) -> SchemaError {
         // Each location once in a row (a subschema and its keyword node may share one),
         // and round to the start again.
-        let mut path: Vec<&str> = Vec::new();
+        let mut path: Vec<String> = Vec::new();
         for &id in cycle {
             let location = self.program.locations.get(id);
             if path.last() != Some(&location) {
                 path.push(location);
             }
         }
-        path.push(path[0]);
+        path.push(path[0].clone());
         let shown: Vec<&str> = (path.iter())
-            .map(|l| if l.is_empty() { "#" } else { l })
+            .map(|l| if l.is_empty() { "#" } else { l.as_str() })
             .collect();
         SchemaError::new(
             SchemaErrorKind::InfiniteRecursion,
-            path[0],
+            &path[0],
             format!(
                 "the schema applies itself to the same value without end: {}",
                 shown.join(" -> ")

@@ -41,9 +41,8 @@ mod switch;
 use crate::dialect::{Dialect, Keyword, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
-use crate::json::pointer;
 use crate::options::ValidationOptions;
-use crate::program::{Node, Program};
+use crate::program::{Node, Place, Program};
 use crate::registry::Registry;
 use ahash::AHashMap;
 use serde_json::Value;
@@ -64,7 +63,8 @@ pub(crate) struct Context {
 /// One schema object being lowered.
 pub(crate) struct Schema<'a, 'c> {
     pub(crate) doc: u32,
-    pub(crate) pointer: &'c str,
+    /// Where it is: what locates its nodes.
+    pub(crate) place: Place,
     pub(crate) keywords: &'c Keywords<'a>,
     pub(crate) context: &'c Context,
     pub(crate) depth: u32,
@@ -75,11 +75,6 @@ impl<'a> Schema<'a, '_> {
     #[inline]
     pub(crate) fn get(&self, keyword: Keyword) -> Option<&'a Value> {
         self.keywords.get(keyword)
-    }
-
-    /// The JSON Pointer of `keyword` in this schema.
-    pub(crate) fn at(&self, keyword: Keyword) -> String {
-        pointer::join(self.pointer, keyword.name())
     }
 }
 
@@ -105,6 +100,8 @@ pub(crate) struct Compiler<'a> {
     annotating: bool,
     /// The annotating program's `$ref` nodes and the locations of their targets.
     ref_targets: AHashMap<NodeId, Box<str>>,
+    /// The root place of each document lowered from, by document index.
+    roots: Vec<Option<Place>>,
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
@@ -137,6 +134,7 @@ fn compile_as(
         scopes: AHashMap::new(),
         annotating,
         ref_targets: AHashMap::new(),
+        roots: Vec::new(),
     };
     compiler.reserve_for_scanned();
     let root = compiler.target_node(Target {
@@ -165,7 +163,8 @@ impl<'a> Compiler<'a> {
         if let Some(&id) = key.and_then(|key| self.compiled.get(&key)) {
             return id;
         }
-        let id = self.reserve(target.doc, &target.pointer);
+        let place = self.place_of(&target);
+        let id = self.reserve(place);
         if let Some(key) = key {
             self.compiled.insert(key, id);
         }
@@ -176,7 +175,39 @@ impl<'a> Compiler<'a> {
     fn lower_target(&mut self, id: NodeId, target: &Target) -> Result<(), SchemaError> {
         let value = self.registry.value_at(target)?;
         let context = self.resource_context(self.registry.innermost_resource(target));
-        self.lower(id, target.doc, &target.pointer, value, &context, 0)
+        let place = self.program.locations.place(id);
+        self.lower(id, target.doc, place, value, &context, 0)
+    }
+
+    /// The place of `target`: its document's root, then the tokens of its pointer.
+    pub(crate) fn place_of(&mut self, target: &Target) -> Place {
+        let root = self.root_place(target.doc);
+        self.program.locations.pointer(root, &target.pointer)
+    }
+
+    /// The root place of document `doc`.
+    fn root_place(&mut self, doc: u32) -> Place {
+        let index = doc as usize;
+        if self.roots.len() <= index {
+            self.roots.resize(index + 1, None);
+        }
+        if let Some(place) = self.roots[index] {
+            return place;
+        }
+        let uri = (doc != 0).then(|| self.registry.document_uri(doc));
+        let place = self.program.locations.root(uri);
+        self.roots[index] = Some(place);
+        place
+    }
+
+    /// The place of `keyword` in `schema`.
+    pub(crate) fn at(&mut self, schema: &Schema<'_, '_>, keyword: Keyword) -> Place {
+        self.program.locations.keyword(schema.place, keyword)
+    }
+
+    /// The location of `place` (or of `keyword` in it) as errors show it.
+    pub(crate) fn render(&self, place: Place, keyword: Option<Keyword>) -> String {
+        self.program.locations.render(place, keyword)
     }
 
     /// The lowering context at the root of `resource`.
@@ -192,19 +223,19 @@ impl<'a> Compiler<'a> {
     pub(crate) fn subschema(
         &mut self,
         parent: &Schema<'a, '_>,
-        pointer: String,
+        place: Place,
         value: &'a Value,
     ) -> Result<NodeId, SchemaError> {
         let key = address(value);
         if let Some(&id) = self.compiled.get(&key) {
             return Ok(id);
         }
-        let id = self.reserve(parent.doc, &pointer);
+        let id = self.reserve(place);
         self.compiled.insert(key, id);
         self.lower(
             id,
             parent.doc,
-            &pointer,
+            place,
             value,
             parent.context,
             parent.depth + 1,
@@ -212,25 +243,16 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    /// Adds a placeholder node for the schema at `pointer`; `lower` fills it in.
-    fn reserve(&mut self, doc: u32, pointer: &str) -> NodeId {
-        self.push(Node::Valid, doc, pointer, None)
+    /// Adds a placeholder node for the schema at `place`; `lower` fills it in.
+    fn reserve(&mut self, place: Place) -> NodeId {
+        self.push(Node::Valid, place, None)
     }
 
-    /// Appends a node with its schema location.
-    pub(crate) fn push(
-        &mut self,
-        node: Node,
-        doc: u32,
-        pointer: &str,
-        keyword: Option<Keyword>,
-    ) -> NodeId {
+    /// Appends a node located at `place` (at `keyword` in it, for a keyword's node).
+    pub(crate) fn push(&mut self, node: Node, place: Place, keyword: Option<Keyword>) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
-        let document = (doc != 0).then(|| self.registry.document_uri(doc));
-        self.program
-            .locations
-            .push(document, pointer, keyword.map(Keyword::name));
+        self.program.locations.push(place, keyword);
         id
     }
 
@@ -241,13 +263,7 @@ impl<'a> Compiler<'a> {
         keyword: Keyword,
         node: Node,
     ) -> NodeId {
-        self.push(node, schema.doc, schema.pointer, Some(keyword))
-    }
-
-    /// The schema location shown in errors: a pointer, prefixed by the document URI for
-    /// documents other than the root.
-    pub(crate) fn location(&self, doc: u32, pointer: &str) -> String {
-        self.registry.location(doc, pointer)
+        self.push(node, schema.place, Some(keyword))
     }
 
     /// Sizes the arena for the subschemas the scan counted (about two nodes each, with
@@ -256,9 +272,7 @@ impl<'a> Compiler<'a> {
     fn reserve_for_scanned(&mut self) {
         let subschemas = self.registry.subschemas() as usize;
         self.program.nodes.reserve(2 * subschemas);
-        self.program
-            .locations
-            .reserve(2 * subschemas, 48 * subschemas);
+        self.program.locations.reserve(2 * subschemas);
     }
 
     /// Stores `edges` and returns their span.
@@ -287,10 +301,11 @@ impl<'a> Compiler<'a> {
         &self,
         depth: u32,
         doc: u32,
-        pointer: &str,
+        place: Place,
     ) -> Result<(), SchemaError> {
         if self.too_deep(depth) {
-            return Err(self.depth_error(doc, pointer));
+            let pointer = self.program.locations.pointer_of(place);
+            return Err(self.depth_error(doc, &pointer));
         }
         Ok(())
     }
@@ -311,12 +326,12 @@ impl<'a> Compiler<'a> {
         &mut self,
         id: NodeId,
         doc: u32,
-        pointer: &str,
+        place: Place,
         value: &'a Value,
         context: &Context,
         depth: u32,
     ) -> Result<(), SchemaError> {
-        self.check_depth(depth, doc, pointer)?;
+        self.check_depth(depth, doc, place)?;
         let map = match value {
             Value::Bool(true) => return Ok(()),
             Value::Bool(false) => {
@@ -327,16 +342,17 @@ impl<'a> Compiler<'a> {
             _ => {
                 return Err(SchemaError::new(
                     SchemaErrorKind::InvalidKeyword,
-                    &self.location(doc, pointer),
+                    &self.render(place, None),
                     "expected a schema (an object or a boolean)",
                 ))
             }
         };
         // Only a document root or a schema with an id can be a resource root: skip the
         // lookup (and its key allocation) for every other subschema.
-        let may_be_root = pointer.is_empty() || map.contains_key("$id") || map.contains_key("id");
-        let root = if may_be_root {
-            self.registry.resource_rooted_at(doc, pointer)
+        let may_be_root = map.contains_key("$id") || map.contains_key("id");
+        let root = if may_be_root || self.is_root(place) {
+            let pointer = self.program.locations.pointer_of(place);
+            self.registry.resource_rooted_at(doc, &pointer)
         } else {
             None
         };
@@ -351,7 +367,7 @@ impl<'a> Compiler<'a> {
         let keywords = &context.dialect.keywords(map);
         let schema = Schema {
             doc,
-            pointer,
+            place,
             keywords,
             context,
             depth,
@@ -372,7 +388,7 @@ impl<'a> Compiler<'a> {
         let body = self.combine(&parts);
         let body = self.lower_unevaluated(&schema, body)?;
         let body = match root {
-            Some(resource) => self.scope(resource, body),
+            Some(resource) => self.scope(resource, body, place),
             None => body,
         };
         self.replace(id, body);
@@ -404,22 +420,27 @@ impl<'a> Compiler<'a> {
         }
     }
 
-    /// A standalone node id for `body`, pushing it if it is not one yet.
-    pub(crate) fn materialize(&mut self, body: Combined, doc: u32, pointer: &str) -> NodeId {
+    /// A standalone node id for `body`, pushing it at `place` if it is not one yet.
+    pub(crate) fn materialize(&mut self, body: Combined, place: Place) -> NodeId {
         match body {
             Combined::Id(id) => id,
-            Combined::Node(node) => self.push(node, doc, pointer, None),
+            Combined::Node(node) => self.push(node, place, None),
         }
     }
 
-    /// Wraps a resource root that defines dynamic anchors so it joins the dynamic scope.
-    fn scope(&mut self, resource: usize, body: Combined) -> Combined {
+    /// Whether `place` is a document's root.
+    fn is_root(&self, place: Place) -> bool {
+        self.roots.contains(&Some(place))
+    }
+
+    /// Wraps a resource root (at `place`) that defines dynamic anchors so it joins the
+    /// dynamic scope.
+    fn scope(&mut self, resource: usize, body: Combined, place: Place) -> Combined {
         let root = self.registry.resource(resource);
         if root.dynamic_anchors.is_empty() {
             return body;
         }
-        let (doc, pointer) = (root.doc, root.pointer.clone());
-        let body = self.materialize(body, doc, &pointer);
+        let body = self.materialize(body, place);
         let scope = self.resource_scope(resource);
         Combined::Node(Node::Scope { scope, body })
     }
@@ -432,21 +453,19 @@ impl<'a> Compiler<'a> {
     pub(crate) fn entered_scope(
         &mut self,
         doc: u32,
-        pointer: &str,
+        place: Place,
         target: &Target,
     ) -> Option<ScopeId> {
         if !self.registry.has_dynamic_anchors() {
             return None;
         }
+        let pointer = self.program.locations.pointer_of(place);
         let entered = self.registry.innermost_resource(target);
         let root = self.registry.resource(entered);
         if root.dynamic_anchors.is_empty() || root.pointer == target.pointer {
             return None;
         }
-        let from = Target {
-            doc,
-            pointer: pointer.to_string(),
-        };
+        let from = Target { doc, pointer };
         if self.registry.innermost_resource(&from) == entered {
             return None;
         }
@@ -533,7 +552,7 @@ impl Compiler<'_> {
     /// Records that `$ref` node `id` refers to the schema at `target` (the annotating
     /// program only: evaluation paths go through references).
     pub(crate) fn record_ref_target(&mut self, id: NodeId, target: &Target) {
-        let location = self.location(target.doc, &target.pointer).into();
+        let location = self.registry.location(target.doc, &target.pointer).into();
         self.ref_targets.insert(id, location);
     }
 }
@@ -563,7 +582,7 @@ impl Compiler<'_> {
     ) -> SchemaError {
         SchemaError::new(
             SchemaErrorKind::InvalidKeyword,
-            &self.location(schema.doc, &schema.at(keyword)),
+            &self.render(schema.place, Some(keyword)),
             message,
         )
     }
@@ -596,7 +615,10 @@ impl<'a> Compiler<'a> {
     ) -> Result<Option<NodeId>, SchemaError> {
         match schema.get(keyword) {
             None => Ok(None),
-            Some(value) => self.subschema(schema, schema.at(keyword), value).map(Some),
+            Some(value) => {
+                let place = self.at(schema, keyword);
+                self.subschema(schema, place, value).map(Some)
+            }
         }
     }
 }

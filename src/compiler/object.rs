@@ -6,7 +6,6 @@ use super::{Compiler, Schema};
 use crate::dialect::Keyword;
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
-use crate::json::pointer;
 use crate::program::{Node, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -85,8 +84,8 @@ impl<'a> Compiler<'a> {
             // own to the same tables, which must not land inside this keyword's span.
             let mut required = Vec::new();
             let mut schemas = Vec::new();
+            let keyword_place = self.at(schema, keyword);
             for (name, dependency) in entries {
-                let at = pointer::join(&schema.at(keyword), name);
                 let requires_names = match keyword {
                     Keyword::DependentRequired => true,
                     Keyword::DependentSchemas => false,
@@ -96,7 +95,8 @@ impl<'a> Compiler<'a> {
                 if requires_names {
                     required.push((key, self.names(schema, keyword, dependency)?));
                 } else {
-                    schemas.push((key, self.subschema(schema, at, dependency)?));
+                    let place = self.program.locations.member(keyword_place, name);
+                    schemas.push((key, self.subschema(schema, place, dependency)?));
                 }
             }
             if !required.is_empty() {
@@ -143,9 +143,10 @@ impl<'a> Compiler<'a> {
                     "expected an object of schemas",
                 ));
             };
-            let at = schema.at(Keyword::Properties);
+            let at = self.at(schema, Keyword::Properties);
             for (name, subschema) in entries {
-                let node = self.subschema(schema, pointer::join(&at, name), subschema)?;
+                let place = self.program.locations.member(at, name);
+                let node = self.subschema(schema, place, subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
             table.index_named(&self.program);
@@ -158,11 +159,11 @@ impl<'a> Compiler<'a> {
                     "expected an object of schemas",
                 ));
             };
-            let at = schema.at(Keyword::PatternProperties);
+            let at = self.at(schema, Keyword::PatternProperties);
             for (source, subschema) in entries {
-                let pointer = pointer::join(&at, source);
-                let regex = self.regex(source, &pointer, schema.doc)?;
-                let node = self.subschema(schema, pointer, subschema)?;
+                let place = self.program.locations.member(at, source);
+                let regex = self.regex(source, place, None)?;
+                let node = self.subschema(schema, place, subschema)?;
                 table.patterns.push((regex, node));
             }
         }

@@ -8,7 +8,7 @@ use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
 use crate::json::number;
 use crate::json::types::TypeSet;
-use crate::program::{Format, Node, StringSet};
+use crate::program::{Format, Node, Place, StringSet};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use smallvec::SmallVec;
@@ -73,7 +73,7 @@ impl<'a> Compiler<'a> {
             let Value::String(source) = value else {
                 return Err(self.invalid(schema, Keyword::Pattern, "expected a string"));
             };
-            let regex = self.regex(source, &schema.at(Keyword::Pattern), schema.doc)?;
+            let regex = self.regex(source, schema.place, Some(Keyword::Pattern))?;
             parts.push(self.push_at(schema, Keyword::Pattern, Node::Pattern(regex)));
         }
         self.lower_format(schema, parts)
@@ -151,12 +151,12 @@ impl<'a> Compiler<'a> {
         id
     }
 
-    /// Compiles an ECMA-262 pattern found at `pointer` of document `doc`.
+    /// Compiles an ECMA-262 pattern found at `place` (at its `keyword`, for `pattern`).
     pub(crate) fn regex(
         &mut self,
         source: &str,
-        pointer: &str,
-        doc: u32,
+        place: Place,
+        keyword: Option<Keyword>,
     ) -> Result<RegexId, SchemaError> {
         if let Some(&id) = self.patterns.get(source) {
             return Ok(id);
@@ -164,7 +164,7 @@ impl<'a> Compiler<'a> {
         let pattern = Pattern::new(source).map_err(|e| {
             SchemaError::new(
                 SchemaErrorKind::InvalidPattern,
-                &self.location(doc, pointer),
+                &self.render(place, keyword),
                 format!("invalid regular expression {source:?}: {e}"),
             )
         })?;
@@ -203,7 +203,7 @@ impl<'a> Compiler<'a> {
             if self.options.unknown_formats_refused {
                 return Err(SchemaError::new(
                     SchemaErrorKind::UnknownFormat,
-                    &self.location(schema.doc, &schema.at(Keyword::Format)),
+                    &self.render(schema.place, Some(Keyword::Format)),
                     format!("unknown format {name:?}"),
                 ));
             }

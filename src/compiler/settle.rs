@@ -24,12 +24,15 @@ impl Compiler<'_> {
                 // Estimated again on the final shape: a reference estimated costly
                 // when the table was built may since have become a copy of its target
                 // (a string enum, say), which need not wait for the cheap entries.
-                // Only a union's branch holds costly entries back: elsewhere an
-                // instance is expected to pass, and then the order buys nothing.
-                entry.cost = if branch { program.cost(node) } else { 0 };
+                entry.cost = program.cost(node);
             }
             table.additional_settle = table.additional.map_or(Settle::Pass, settle);
-            table.costly = (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
+            // Only a union's branch holds costly entries back in the fast loop:
+            // elsewhere an instance is expected to pass, and then the order buys
+            // nothing. (The explaining loop keeps the order everywhere, so that
+            // errors come cheapest first.)
+            table.costly =
+                branch && (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
             table.open = table.patterns.is_empty() && table.additional_settle == Settle::Pass;
         }
         for items in &mut items {

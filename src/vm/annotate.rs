@@ -107,7 +107,7 @@ where
             return;
         }
         let program = self.program;
-        let object = parent(program.locations.get(id)).to_string();
+        let object = parent(&program.locations.get(id)).to_string();
         let keyword_location = pointer::join(parent(&self.keyword_location(id)), keyword);
         let canonical = pointer::join(&object, keyword);
         let absolute = absolute_location(program.base.as_deref(), &canonical, &keyword_location);
@@ -150,7 +150,7 @@ where
             .and_then(|explained| explained.annotating.as_deref())
             .map_or(&[][..], |state| &state.frames[..]);
         for (site, target) in frames.iter().rev() {
-            if pointer::is_within(location, target) {
+            if pointer::is_within(&location, target) {
                 return format!("{site}{}", &location[target.len()..]);
             }
         }

@@ -760,7 +760,7 @@ where
             let mut text = String::with_capacity(MESSAGE_ROOM + location.len());
             message(&mut text);
             // The instance location comes on the way out (see `descend`).
-            let mut error = ValidationError::new(kind, text, "", location);
+            let mut error = ValidationError::new(kind, text, "", &location);
             if self.annotating() {
                 error.set_keyword_location(&self.keyword_location(id));
             }

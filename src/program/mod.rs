@@ -10,6 +10,10 @@
 //! Invariants every table relies on: each id stored anywhere in the program is below the
 //! length of the table it names, and [`Program::locations`] has one entry per node.
 
+mod locations;
+
+pub(crate) use locations::{Locations, Place};
+
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
@@ -570,8 +574,9 @@ pub(crate) struct Properties {
     pub(crate) additional: Option<NodeId>,
     /// How `additional` is settled (set by the compiler's last pass).
     pub(crate) additional_settle: Settle,
-    /// Whether some entry costs [`Program::COSTLY`] or more (set by the compiler's last
-    /// pass): a loop over a table without one holds nothing back.
+    /// Whether the fast loop holds costly entries back: the table is the body of a
+    /// union's branch and some entry costs [`Program::COSTLY`] or more (set by the
+    /// compiler's last pass). Elsewhere the fast loop runs its entries in key order.
     pub(crate) costly: bool,
     /// Whether every property the table does not name passes (no `patternProperties`,
     /// `additionalProperties` absent or always passing; set by the compiler's last
@@ -764,65 +769,6 @@ pub(crate) struct Format {
     pub(crate) check: FormatCheck,
 }
 
-/// The schema location of every node, kept in one string so that compiling does not
-/// allocate per node. Read only when an error is built.
-#[derive(Clone, Default, Debug)]
-pub(crate) struct Locations {
-    text: String,
-    spans: Vec<(u32, u32)>,
-}
-
-impl Locations {
-    /// Records the next node's location: `document` (a URI, followed by `#`, for
-    /// documents other than the root), `pointer`, and `keyword` as one more pointer token.
-    pub(crate) fn push(&mut self, document: Option<&str>, pointer: &str, keyword: Option<&str>) {
-        let start = self.text.len();
-        if let Some(uri) = document {
-            self.text.push_str(uri);
-            self.text.push('#');
-        }
-        self.text.push_str(pointer);
-        if let Some(keyword) = keyword {
-            crate::json::pointer::push(&mut self.text, keyword);
-        }
-        self.spans
-            .push((start as u32, (self.text.len() - start) as u32));
-    }
-
-    /// Makes room for `nodes` more locations of `bytes` in all.
-    pub(crate) fn reserve(&mut self, nodes: usize, bytes: usize) {
-        self.spans.reserve(nodes);
-        self.text.reserve(bytes);
-    }
-
-    /// Releases unused capacity.
-    pub(crate) fn shrink_to_fit(&mut self) {
-        self.spans.shrink_to_fit();
-        self.text.shrink_to_fit();
-    }
-
-    /// Records the next node's location as that of node `from`.
-    pub(crate) fn push_copy(&mut self, from: NodeId) {
-        self.spans.push(self.spans[from.index()]);
-    }
-
-    /// Gives node `to` the location of node `from`.
-    pub(crate) fn copy(&mut self, to: NodeId, from: NodeId) {
-        self.spans[to.index()] = self.spans[from.index()];
-    }
-
-    /// The location of node `id`.
-    pub(crate) fn get(&self, id: NodeId) -> &str {
-        let (start, len) = self.spans[id.index()];
-        &self.text[start as usize..(start + len) as usize]
-    }
-
-    /// Heap bytes held.
-    fn memory_usage(&self) -> usize {
-        self.text.capacity() + self.spans.capacity() * 8
-    }
-}
-
 /// A compiled schema: immutable, `Send + Sync`, shared by every validation.
 #[derive(Clone, Default)]
 pub(crate) struct Program {
@@ -1010,7 +956,7 @@ impl fmt::Debug for Program {
     /// One node per line: id, node, schema location; the root is marked with `>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, node) in self.nodes.iter().enumerate() {
-            let location = NodeId::new(i).map_or("", |id| self.locations.get(id));
+            let location = NodeId::new(i).map_or(String::new(), |id| self.locations.get(id));
             let mark = if i == self.root.index() { '>' } else { ' ' };
             writeln!(f, "{mark}{i:>5} {node:?}  @{location}")?;
         }
