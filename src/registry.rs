@@ -459,7 +459,7 @@ impl<'a> Registry<'a> {
         }
         let mut dialect = self.declared_dialect(meta_value, inherited, doc, at, chain + 1)?;
         if let Some(Value::Object(vocabularies)) = meta_value.get("$vocabulary") {
-            dialect.vocabularies =
+            let vocabularies =
                 Vocabularies::from_declaration(vocabularies).map_err(|error| {
                     let (kind, what) = match error {
                         VocabularyError::Unknown(uri) => (
@@ -477,6 +477,7 @@ impl<'a> Registry<'a> {
                         format!("the metaschema {name:?} {what}"),
                     )
                 })?;
+            dialect = Dialect::new(dialect.draft, vocabularies);
         }
         Ok(dialect)
     }
@@ -488,8 +489,17 @@ impl<'a> Registry<'a> {
         reference: &str,
         location: &dyn Fn() -> String,
     ) -> Result<Target, SchemaError> {
-        let absolute = uri::resolve(base, reference);
-        let (resource_uri, fragment) = uri::split_fragment(&absolute);
+        // A fragment alone (`#/$defs/a`, `#a`) stays in the base's resource: the commonest
+        // reference, resolved without building the absolute URI (RFC 3986 §5.2.2 keeps
+        // the base's scheme, authority, path and query, and takes the fragment).
+        let absolute;
+        let (resource_uri, fragment) = match reference.strip_prefix('#') {
+            Some(fragment) => (uri::split_fragment(base).0, fragment),
+            None => {
+                absolute = uri::resolve(base, reference);
+                uri::split_fragment(&absolute)
+            }
+        };
         let unresolvable = |why: &str| {
             SchemaError::new(
                 SchemaErrorKind::UnresolvableReference,

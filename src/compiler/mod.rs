@@ -86,7 +86,8 @@ pub(crate) struct Compiler<'a> {
     /// value: one location, one value, one node, however it is reached (tree walk or
     /// reference), without a pointer string to hash.
     compiled: AHashMap<usize, NodeId>,
-    pending: Vec<(NodeId, Target)>,
+    /// Reserved nodes still to lower, with their targets and (when they exist) values.
+    pending: Vec<(NodeId, Target, Option<&'a Value>)>,
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
@@ -141,8 +142,8 @@ fn compile_as(
         doc: 0,
         pointer: String::new(),
     });
-    while let Some((id, target)) = compiler.pending.pop() {
-        compiler.lower_target(id, &target)?;
+    while let Some((id, target, value)) = compiler.pending.pop() {
+        compiler.lower_target(id, &target, value)?;
     }
     compiler.program.root = root;
     if annotating {
@@ -159,7 +160,8 @@ impl<'a> Compiler<'a> {
     /// first use. This is how references stay cheap: a cycle just finds the reserved id.
     pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
         // A target that does not exist gets a node of its own, whose lowering reports it.
-        let key = self.registry.value_at(&target).ok().map(address);
+        let value = self.registry.value_at(&target).ok();
+        let key = value.map(address);
         if let Some(&id) = key.and_then(|key| self.compiled.get(&key)) {
             return id;
         }
@@ -168,12 +170,20 @@ impl<'a> Compiler<'a> {
         if let Some(key) = key {
             self.compiled.insert(key, id);
         }
-        self.pending.push((id, target));
+        self.pending.push((id, target, value));
         id
     }
 
-    fn lower_target(&mut self, id: NodeId, target: &Target) -> Result<(), SchemaError> {
-        let value = self.registry.value_at(target)?;
+    fn lower_target(
+        &mut self,
+        id: NodeId,
+        target: &Target,
+        value: Option<&'a Value>,
+    ) -> Result<(), SchemaError> {
+        let value = match value {
+            Some(value) => value,
+            None => self.registry.value_at(target)?,
+        };
         let context = self.resource_context(self.registry.innermost_resource(target));
         let place = self.program.locations.place(id);
         self.lower(id, target.doc, place, value, &context, 0)

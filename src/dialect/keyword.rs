@@ -97,47 +97,75 @@ keywords! {
     UnevaluatedProperties = "unevaluatedProperties",
 }
 
-/// A schema object's keyword values, classified in one pass.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Keywords<'a> {
-    values: [Option<&'a Value>; Keyword::ALL.len()],
-    /// Bit `k` is set when keyword `k` is present: [`Keywords::iter`] visits those only.
-    present: u64,
-}
+/// A set of keywords, one bit each.
+pub(crate) type KeywordSet = u64;
 
-// Every keyword has a bit of `Keywords::present`.
+// Every keyword has a bit of a `KeywordSet`.
 const _: () = assert!(Keyword::ALL.len() <= 64);
 
+impl Keyword {
+    /// The keyword's bit in a [`KeywordSet`].
+    #[inline(always)]
+    pub(crate) const fn bit(self) -> KeywordSet {
+        1 << self as u32
+    }
+}
+
+/// A schema object's keyword values, classified in one pass: the set of keywords
+/// present, and their values in keyword order (a keyword's value is at the count of
+/// present keywords before it). Most schema objects have one to four keywords, so the
+/// table is small and takes no allocation.
+#[derive(Clone, Debug)]
+pub(crate) struct Keywords<'a> {
+    /// Which keywords are present.
+    present: KeywordSet,
+    /// Their values, in keyword order.
+    values: smallvec::SmallVec<[&'a Value; 6]>,
+}
+
 impl<'a> Keywords<'a> {
-    /// Classifies the keys of `map`, keeping those `keep` accepts.
-    pub(crate) fn classify(map: &'a Map<String, Value>, keep: impl Fn(Keyword) -> bool) -> Self {
-        let mut values = [None; Keyword::ALL.len()];
-        let mut present = 0;
+    /// Classifies the keys of `map`, keeping the keywords in `known`.
+    pub(crate) fn classify(map: &'a Map<String, Value>, known: KeywordSet) -> Self {
+        let mut keywords = Keywords {
+            present: 0,
+            values: smallvec::SmallVec::new(),
+        };
         for (name, value) in map {
-            if let Some(keyword) = Keyword::parse(name) {
-                if keep(keyword) {
-                    values[keyword as usize] = Some(value);
-                    present |= 1 << keyword as u32;
-                }
+            let Some(keyword) = Keyword::parse(name) else {
+                continue;
+            };
+            // A map's keys are distinct, so a keyword comes at most once.
+            if known & keyword.bit() != 0 {
+                let at = keywords.position(keyword);
+                keywords.present |= keyword.bit();
+                keywords.values.insert(at, value);
             }
         }
-        Keywords { values, present }
+        keywords
+    }
+
+    /// Where `keyword`'s value is (or goes) in `values`.
+    #[inline(always)]
+    fn position(&self, keyword: Keyword) -> usize {
+        (self.present & (keyword.bit() - 1)).count_ones() as usize
     }
 
     /// The value of `keyword`, if present.
     #[inline]
     pub(crate) fn get(&self, keyword: Keyword) -> Option<&'a Value> {
-        self.values[keyword as usize]
+        if self.present & keyword.bit() == 0 {
+            return None;
+        }
+        self.values.get(self.position(keyword)).copied()
     }
 
-    /// The present keywords and their values.
+    /// The present keywords and their values, in keyword order.
     pub(crate) fn iter(&self) -> impl Iterator<Item = (Keyword, &'a Value)> + '_ {
         let mut bits = self.present;
-        std::iter::from_fn(move || {
-            let k = bits.trailing_zeros() as usize;
-            let keyword = *Keyword::ALL.get(k)?;
+        self.values.iter().map_while(move |&value| {
+            let keyword = *Keyword::ALL.get(bits.trailing_zeros() as usize)?;
             bits &= bits - 1;
-            self.get(keyword).map(|value| (keyword, value))
+            Some((keyword, value))
         })
     }
 }
@@ -145,6 +173,36 @@ impl<'a> Keywords<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn classified_keywords_are_found_and_listed_in_keyword_order() {
+        let map = serde_json::json!({
+            "type": "object", "$ref": "#", "x-extension": 1, "properties": {},
+            "required": [], "unevaluatedItems": false, "$schema": "s", "allOf": [true]
+        });
+        let map = map.as_object().unwrap();
+        let all = Keyword::ALL.iter().fold(0, |set, k| set | k.bit());
+        let keywords = Keywords::classify(map, all & !Keyword::AllOf.bit());
+        let listed: Vec<_> = keywords
+            .iter()
+            .map(|(k, v)| (k.name(), v.clone()))
+            .collect();
+        let mut expected: Vec<_> = (map.iter())
+            .filter(|(name, _)| !matches!(name.as_str(), "x-extension" | "allOf"))
+            .map(|(name, value)| (Keyword::parse(name).unwrap(), value))
+            .collect();
+        expected.sort_by_key(|&(k, _)| k as u8);
+        let expected: Vec<_> = (expected.into_iter())
+            .map(|(k, v)| (k.name(), v.clone()))
+            .collect();
+        assert_eq!(listed, expected);
+        for &keyword in Keyword::ALL {
+            let wanted = (keyword != Keyword::AllOf)
+                .then(|| map.get(keyword.name()))
+                .flatten();
+            assert_eq!(keywords.get(keyword), wanted, "{keyword:?}");
+        }
+    }
 
     #[test]
     fn names_round_trip() {

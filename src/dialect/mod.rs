@@ -7,7 +7,7 @@
 
 pub(crate) mod keyword;
 
-pub(crate) use keyword::{Keyword, Keywords};
+pub(crate) use keyword::{Keyword, KeywordSet, Keywords};
 
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
@@ -151,15 +151,45 @@ pub(crate) enum VocabularyError<'v> {
 pub(crate) struct Dialect {
     pub(crate) draft: Draft,
     pub(crate) vocabularies: Vocabularies,
+    /// The keywords it reads ([`Dialect::knows`]), derived once from the other two.
+    known: KeywordSet,
 }
 
 impl Dialect {
-    /// The standard dialect of `draft`.
+    /// The standard dialect of `draft` (its keyword set derived once per process).
     pub(crate) fn standard(draft: Draft) -> Dialect {
+        const DRAFTS: [Draft; 5] = [
+            Draft::Draft4,
+            Draft::Draft6,
+            Draft::Draft7,
+            Draft::Draft201909,
+            Draft::Draft202012,
+        ];
+        static KNOWN: OnceLock<[KeywordSet; 5]> = OnceLock::new();
+        let known =
+            KNOWN.get_or_init(|| DRAFTS.map(|d| Dialect::new(d, Vocabularies::STANDARD).known));
+        let at = DRAFTS
+            .iter()
+            .position(|&d| d == draft)
+            .unwrap_or(DRAFTS.len() - 1);
         Dialect {
             draft,
             vocabularies: Vocabularies::STANDARD,
+            known: known[at],
         }
+    }
+
+    /// The dialect of `draft` with `vocabularies` in force.
+    pub(crate) fn new(draft: Draft, vocabularies: Vocabularies) -> Dialect {
+        let mut dialect = Dialect {
+            draft,
+            vocabularies,
+            known: 0,
+        };
+        dialect.known = (Keyword::ALL.iter())
+            .filter(|&&keyword| dialect.knows(keyword))
+            .fold(0, |set, keyword| set | keyword.bit());
+        dialect
     }
 
     /// Whether this dialect reads `keyword`: the core keywords of its draft, and the
@@ -235,7 +265,7 @@ impl Dialect {
 
     /// The keywords of `map` this dialect reads, classified in one pass.
     pub(crate) fn keywords(self, map: &Map<String, Value>) -> Keywords<'_> {
-        Keywords::classify(map, |keyword| self.knows(keyword))
+        Keywords::classify(map, self.known)
     }
 }
 
