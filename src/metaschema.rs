@@ -7,6 +7,10 @@
 //! with the same registered resources, after being checked against its own metaschema
 //! in turn (a chain of at most [`MAX_CHAIN`] custom metaschemas).
 //!
+//! A schema that passed an official metaschema is remembered by its digest (a keyed
+//! hash of its whole value, see `Digest`): compiling it again in the same process skips
+//! the check, which costs about a tenth of a compile.
+//!
 //! This module sits above the compiler, which it uses; a `$schema` that names nothing
 //! known is left for the compiler to report as an unknown dialect.
 
@@ -17,7 +21,7 @@ use crate::program::Program;
 use crate::uri;
 use crate::vm::{self, Limits};
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 /// The most problems one error message lists.
 const MAX_LISTED: usize = 10;
@@ -61,10 +65,7 @@ fn declared<'o>(schema: &Value, options: &'o ValidationOptions) -> Declared<'o> 
 
 fn check_chain(schema: &Value, options: &ValidationOptions, chain: u32) -> Result<(), SchemaError> {
     match declared(schema, options) {
-        Declared::Draft(draft) => {
-            let name = format!("the {} metaschema", draft.name());
-            report(schema, official(draft), &name)
-        }
+        Declared::Draft(draft) => check_official(schema, draft),
         Declared::Custom(name, meta) => {
             // A metaschema naming itself, or a chain too long: the compiler refuses the
             // dialect, which it cannot settle either.
@@ -127,6 +128,124 @@ fn official(draft: Draft) -> &'static Program {
     })
 }
 
+/// Checks `schema` against the official metaschema of `draft`, unless a schema with the
+/// same digest passed it before in this process.
+fn check_official(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
+    let digest = Digest::of(schema, draft);
+    if PASSED.contains(digest) {
+        return Ok(());
+    }
+    let name = format!("the {} metaschema", draft.name());
+    report(schema, official(draft), &name)?;
+    PASSED.insert(digest);
+    Ok(())
+}
+
+/// A schema's digest, for [`PASSED`]: a keyed 64-bit hash of its whole value (every
+/// member, in order, and every number as held) and its draft, beside the count of its
+/// values and bytes. The key is random per process, so a collision cannot be crafted;
+/// a chance one among the few digests kept is about one in 2^58. Equal schemas have
+/// equal digests; schemas that differ anywhere all but surely differ in theirs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Digest {
+    hash: u64,
+    values: u64,
+    bytes: u64,
+}
+
+impl Digest {
+    fn of(schema: &Value, draft: Draft) -> Digest {
+        use std::hash::{BuildHasher, Hash, Hasher};
+        static KEYS: OnceLock<ahash::RandomState> = OnceLock::new();
+        let mut hasher = KEYS.get_or_init(ahash::RandomState::new).build_hasher();
+        draft.hash(&mut hasher);
+        let mut digest = Digest {
+            hash: 0,
+            values: 0,
+            bytes: 0,
+        };
+        digest.feed(schema, &mut hasher);
+        digest.hash = hasher.finish();
+        digest
+    }
+
+    fn feed(&mut self, value: &Value, hasher: &mut impl std::hash::Hasher) {
+        use std::hash::Hash;
+        self.values += 1;
+        match value {
+            Value::Null => hasher.write_u8(0),
+            Value::Bool(b) => hasher.write_u8(1 + u8::from(*b)),
+            Value::Number(n) => {
+                hasher.write_u8(3);
+                n.hash(hasher);
+            }
+            Value::String(text) => {
+                hasher.write_u8(4);
+                self.text(text, hasher);
+            }
+            Value::Array(items) => {
+                hasher.write_u8(5);
+                hasher.write_usize(items.len());
+                for item in items {
+                    self.feed(item, hasher);
+                }
+            }
+            Value::Object(map) => {
+                hasher.write_u8(6);
+                hasher.write_usize(map.len());
+                for (key, item) in map {
+                    self.text(key, hasher);
+                    self.feed(item, hasher);
+                }
+            }
+        }
+    }
+
+    fn text(&mut self, text: &str, hasher: &mut impl std::hash::Hasher) {
+        self.bytes += text.len() as u64;
+        hasher.write_usize(text.len());
+        hasher.write(text.as_bytes());
+    }
+}
+
+/// The digests of the last schemas that passed an official metaschema (most schemas a
+/// process compiles are compiled again: an MCP client's tool schemas on every
+/// `tools/list`, a gateway's on every connection).
+static PASSED: Passed = Passed(Mutex::new(Recent {
+    digests: [None; Passed::KEPT],
+    next: 0,
+}));
+
+struct Passed(Mutex<Recent>);
+
+struct Recent {
+    digests: [Option<Digest>; Passed::KEPT],
+    next: usize,
+}
+
+impl Passed {
+    /// How many digests are kept: a ring, the oldest replaced first.
+    const KEPT: usize = 64;
+
+    fn contains(&self, digest: Digest) -> bool {
+        let recent = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        recent.digests.contains(&Some(digest))
+    }
+
+    fn insert(&self, digest: Digest) {
+        let mut recent = self
+            .0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let at = recent.next;
+        recent.digests[at] = Some(digest);
+        recent.next = (at + 1) % Self::KEPT;
+    }
+}
+
 /// Runs `metaschema` (`name` in messages: "the 2020-12 metaschema") over `schema`.
 fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), SchemaError> {
     let limits = Limits {
@@ -164,4 +283,51 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
         SchemaErrorKind::InvalidKeyword
     };
     Err(SchemaError::new(kind, &location, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_schemas_that_passed_are_remembered_and_only_for_their_draft() {
+        // Each test uses schemas of its own: the ring is shared by the whole process.
+        let valid = json!({"title": "remembered", "minLength": 2});
+        let invalid = json!({"title": "remembered", "minLength": "2"});
+        for _ in 0..2 {
+            assert!(check_official(&valid, Draft::Draft202012).is_ok());
+            assert!(PASSED.contains(Digest::of(&valid, Draft::Draft202012)));
+            // A schema that failed is checked (and fails) every time.
+            assert!(check_official(&invalid, Draft::Draft202012).is_err());
+            assert!(!PASSED.contains(Digest::of(&invalid, Draft::Draft202012)));
+        }
+        // Valid for draft 7, not for draft 4 (an exclusive bound must be a boolean
+        // there): what passed one draft's metaschema says nothing of another's.
+        let bounded = json!({"exclusiveMinimum": 3, "title": "remembered per draft"});
+        assert!(check_official(&bounded, Draft::Draft7).is_ok());
+        assert!(check_official(&bounded, Draft::Draft4).is_err());
+        assert!(check_official(&bounded, Draft::Draft4).is_err());
+    }
+
+    #[test]
+    fn digests_see_every_member_and_the_spelling_of_numbers() {
+        let digest = |value: Value| Digest::of(&value, Draft::Draft202012);
+        let base = digest(json!({"a": [1, "x", {"b": null}]}));
+        assert_eq!(base, digest(json!({"a": [1, "x", {"b": null}]})));
+        for other in [
+            json!({"a": [1, "x", {"b": false}]}),
+            json!({"a": [1.0, "x", {"b": null}]}),
+            json!({"a": ["x", 1, {"b": null}]}),
+            json!({"a": [1, "x", {"c": null}]}),
+            json!({"a": [1, "x", {"b": null}], "d": 1}),
+            json!({"a": [1, "x", {}]}),
+        ] {
+            assert_ne!(base, digest(other.clone()), "{other}");
+        }
+        assert_ne!(
+            base,
+            Digest::of(&json!({"a": [1, "x", {"b": null}]}), Draft::Draft7)
+        );
+    }
 }
