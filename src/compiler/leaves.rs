@@ -13,6 +13,7 @@ use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::program::{ArrayOf, CheckList, FloatBounds, Node, Program};
 use ahash::AHashMap;
+use smallvec::SmallVec;
 
 /// How many fused leaves may nest inside one another.
 const MAX_LEAF_NESTING: u8 = 4;
@@ -93,14 +94,14 @@ fn check_list(program: &mut Program, span: Span) -> TableId {
         let kept = !matches!(node, Node::Type(_)) && fails.intersection(types) != TypeSet::NONE;
         kept.then(|| CheckList::kind(fails))
     };
+    let groups: SmallVec<[(usize, NodeId); 8]> = (0..span.len as usize)
+        .filter_map(|at| Some((group(node(program, at))?, program.edges[span][at])))
+        .collect();
+    program.edges.reserve(groups.len());
     let by_kind = [0, 1, 2, 3, 4].map(|kind| {
         let start = program.edges.len() as u32;
-        for at in 0..span.len as usize {
-            if group(node(program, at)) == Some(kind) {
-                let part = program.edges[span][at];
-                program.edges.push(part);
-            }
-        }
+        let members = groups.iter().filter(|&&(k, _)| k == kind);
+        program.edges.extend(members.map(|&(_, part)| part));
         Span {
             start,
             len: program.edges.len() as u32 - start,

@@ -144,6 +144,7 @@ impl<'a> Compiler<'a> {
                 ));
             };
             let at = self.at(schema, Keyword::Properties);
+            table.named.reserve_exact(entries.len());
             for (name, subschema) in entries {
                 let place = self.program.locations.member(at, name);
                 let node = self.subschema(schema, place, subschema)?;

@@ -185,10 +185,11 @@ impl Locations {
             .unwrap_or_default()
     }
 
-    /// Makes room for `nodes` more nodes and about as many places.
-    pub(crate) fn reserve(&mut self, nodes: usize) {
+    /// Makes room for `nodes` more nodes and `places` more places.
+    pub(crate) fn reserve(&mut self, nodes: usize, places: usize) {
         self.nodes.reserve(nodes);
-        self.places.reserve(nodes);
+        self.places.reserve(places);
+        self.text.reserve(8 * places);
     }
 
     /// Releases unused capacity.
