@@ -478,3 +478,62 @@ fn a_branch_with_the_wrong_tag_fails_before_its_costly_property() {
     wrong["kind"] = json!(4);
     assert!(!validator.is_valid(&wrong));
 }
+
+/// Branches of distinct kinds: a union of the object branch (no leaf: a union of
+/// leaves only is fused into one leaf) and some of the others is decided by the branch
+/// of the value's kind alone (`Node::ByKind`).
+fn kinded_branches() -> Vec<Value> {
+    vec![
+        json!({"type": "string", "minLength": 2}),
+        json!({"type": "array", "items": {"type": "integer"}}),
+        json!({"type": "null"}),
+        json!({"type": "integer", "minimum": 3}),
+        json!({"type": "boolean", "const": true}),
+    ]
+}
+
+fn kinded_values() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(json!(null)),
+        Just(json!(true)),
+        Just(json!(false)),
+        Just(json!(2)),
+        Just(json!(5)),
+        Just(json!(5.5)),
+        Just(json!("a")),
+        Just(json!("ab")),
+        Just(json!([1, 2])),
+        Just(json!([1, "x"])),
+        Just(json!({"x": 1, "y": 2})),
+        Just(json!({"x": 1})),
+    ]
+}
+
+proptest! {
+    /// `anyOf` / `oneOf` of branches of distinct kinds give the verdict of the same union
+    /// spelt so that nothing is dispatched by kind (`anyOf` as a negated conjunction of
+    /// negations), through every entry point.
+    #[test]
+    fn a_union_of_distinct_kinds_is_decided_by_the_branch_of_the_kind(
+        others in proptest::sample::subsequence(kinded_branches(), 1..=3),
+        at in 0usize..4,
+        one in any::<bool>(),
+        instance in kinded_values(),
+    ) {
+        let defs = json!({"point": {"type": "object", "required": ["x", "y"],
+            "properties": {"x": {"type": "integer"}}}});
+        let mut picked = others;
+        picked.insert(at.min(picked.len()), json!({"$ref": "#/$defs/point"}));
+        let keyword = if one { "oneOf" } else { "anyOf" };
+        let dispatched = json!({"$defs": defs, keyword: picked});
+        let negations: Vec<Value> = picked.iter().map(|b| json!({"not": b})).collect();
+        let plain = json!({"$defs": defs, "not": {"allOf": negations}});
+        let fast = Validator::new(&dispatched).unwrap();
+        let oracle = Validator::new(&plain).unwrap();
+        prop_assert!(format!("{fast:?}").contains("ByKind"), "{}", dispatched);
+        let verdict = fast.is_valid(&instance);
+        prop_assert_eq!(verdict, oracle.is_valid(&instance), "{} {}", dispatched, instance);
+        prop_assert_eq!(verdict, fast.validate(&instance).is_ok());
+        prop_assert_eq!(verdict, fast.iter_errors(&instance).next().is_none());
+    }
+}

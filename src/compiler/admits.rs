@@ -64,6 +64,9 @@ fn admits(program: &Program, node: Node) -> TypeSet {
         Node::Switch(table) => program.edges[program.switches[table].branches]
             .iter()
             .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
+        Node::ByKind(table) => program.edges[program.by_kinds[table].branches]
+            .iter()
+            .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
         Node::Ref(target) | Node::Guard(target) => of(target),
         Node::Object { gate, .. } | Node::Array { gate, .. } => of(gate),
         Node::Scope { body, .. } => of(body),

@@ -50,6 +50,7 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
             each(span, Edge::Sometimes)
         }
         Node::Switch(table) => each(program.switches[table].branches, Edge::Sometimes),
+        Node::ByKind(table) => each(program.by_kinds[table].branches, Edge::Sometimes),
         Node::Not(child) | Node::Ref(child) | Node::Scope { body: child, .. } => {
             visit(child, Edge::Always)
         }

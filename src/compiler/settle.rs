@@ -59,6 +59,7 @@ fn branch_tables(program: &Program, count: usize) -> Vec<bool> {
         let span = match *node {
             Node::Any(span) | Node::One(span) => span,
             Node::Switch(table) => program.switches[table.index()].branches,
+            Node::ByKind(table) => program.by_kinds[table.index()].branches,
             _ => continue,
         };
         for &body in &program.edges[span] {

@@ -10,12 +10,17 @@
 //! schema-object conjunctions, `properties`, `required`, and nested `anyOf` / `oneOf`
 //! whose every branch agrees), so skipping the other branches never changes a verdict:
 //! they would fail on the tag.
+//!
+//! A union whose branches accept values of distinct kinds (`anyOf: [X, {"type":
+//! "null"}]`, a string or an object) becomes [`Node::ByKind`]: the kind of the value
+//! picks the one branch that can pass ([`Program::admits`]); the others would fail on
+//! the type.
 
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::names::NameSet;
-use crate::program::{Node, Program, Switch};
+use crate::program::{ByKind, Node, Program, Switch};
 use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
 use std::rc::Rc;
@@ -63,7 +68,56 @@ impl Compiler<'_> {
         for (i, table) in rewrites {
             self.program.nodes[i] = Node::Switch(table);
         }
+        self.by_kinds();
     }
+
+    /// Replaces the `Any` / `One` nodes whose branches accept values of distinct kinds
+    /// with `ByKind` nodes (see [`ByKind`]).
+    fn by_kinds(&mut self) {
+        let program = &mut self.program;
+        // Copies of one node (inlined references) share one table.
+        let mut planned: AHashMap<(bool, Span), Option<TableId>> = AHashMap::new();
+        for i in 0..program.nodes.len() {
+            let (one, branches) = match program.nodes[i] {
+                Node::Any(span) => (false, span),
+                Node::One(span) => (true, span),
+                _ => continue,
+            };
+            if branches.len < 2 {
+                continue;
+            }
+            let table = *planned.entry((one, branches)).or_insert_with(|| {
+                let by_kind = kinds_apart(program, branches)?;
+                let id = TableId::new(program.by_kinds.len()).expect("fewer than 2^32 tables");
+                program.by_kinds.push(ByKind {
+                    one,
+                    branches,
+                    by_kind,
+                });
+                Some(id)
+            });
+            if let Some(table) = table {
+                program.nodes[i] = Node::ByKind(table);
+            }
+        }
+    }
+}
+
+/// Per kind of value, the one branch in `branches` that may accept it, if no two do.
+fn kinds_apart(program: &Program, branches: Span) -> Option<[Option<NodeId>; TypeSet::KINDS]> {
+    let mut by_kind = [None; TypeSet::KINDS];
+    for &branch in &program.edges[branches] {
+        let admits = program.admits[branch.index()];
+        for (slot, kind) in by_kind.iter_mut().zip(TypeSet::BY_KIND) {
+            if admits.admits(kind) {
+                if slot.is_some() {
+                    return None;
+                }
+                *slot = Some(branch);
+            }
+        }
+    }
+    Some(by_kind)
 }
 
 /// A property a `properties` table pins: its name, whether the strings are the ones its
@@ -233,6 +287,7 @@ fn collect<'p>(
     let span = match program.nodes[node.index()] {
         Node::Any(span) | Node::One(span) => Some(span),
         Node::Switch(table) => Some(program.switches[table.index()].branches),
+        Node::ByKind(table) => Some(program.by_kinds[table.index()].branches),
         _ => None,
     };
     if let Some(span) = span {

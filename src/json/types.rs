@@ -49,6 +49,32 @@ impl TypeSet {
         }
     }
 
+    /// How many kinds of value there are ([`TypeSet::kind_index`]).
+    pub(crate) const KINDS: usize = 6;
+
+    /// The kind of `value` as an index: null, boolean, number, string, array, object.
+    #[inline(always)]
+    pub(crate) fn kind_index(value: &Value) -> usize {
+        match value {
+            Value::Null => 0,
+            Value::Bool(_) => 1,
+            Value::Number(_) => 2,
+            Value::String(_) => 3,
+            Value::Array(_) => 4,
+            Value::Object(_) => 5,
+        }
+    }
+
+    /// The kinds of value ([`TypeSet::kind`] of each), in [`TypeSet::kind_index`] order.
+    pub(crate) const BY_KIND: [TypeSet; Self::KINDS] = [
+        Self::NULL,
+        Self::BOOLEAN,
+        Self::NUMBER,
+        Self::STRING,
+        Self::ARRAY,
+        Self::OBJECT,
+    ];
+
     /// Whether a value of `kind` ([`TypeSet::kind`]) may have a type in this set.
     #[inline(always)]
     pub(crate) fn admits(self, kind: TypeSet) -> bool {

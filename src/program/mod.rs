@@ -55,6 +55,9 @@ pub(crate) enum Node {
     /// `anyOf` / `oneOf` whose branches are told apart by one property's string value
     /// (a `const` or `enum` under `properties`): see [`Switch`].
     Switch(TableId),
+    /// `anyOf` / `oneOf` whose branches accept values of distinct kinds (a string or an
+    /// object, a number or null): see [`ByKind`].
+    ByKind(TableId),
     /// The node fails: `not`.
     Not(NodeId),
     /// `if`/`then`/`else`: `then` when `test` passes, `otherwise` when it fails
@@ -214,6 +217,7 @@ macro_rules! applicators {
             | Node::Any(_)
             | Node::One(_)
             | Node::Switch(_)
+            | Node::ByKind(_)
             | Node::Not(_)
             | Node::Condition { .. }
             | Node::Annotations(_)
@@ -371,6 +375,20 @@ impl Switch {
             None => &self.open,
         }
     }
+}
+
+/// The operands of [`Node::ByKind`]: an `anyOf` / `oneOf` in which no two branches may
+/// accept values of the same kind ([`Program::admits`]). A value can then pass only
+/// the branch of its kind, if any: that one branch decides the verdict of both `anyOf`
+/// and `oneOf`.
+#[derive(Clone, Debug)]
+pub(crate) struct ByKind {
+    /// `oneOf` (exactly one branch passes) rather than `anyOf`.
+    pub(crate) one: bool,
+    /// All branches, as in the `Any` / `One` node this replaces.
+    pub(crate) branches: Span,
+    /// Per kind of value ([`TypeSet::kind_index`]), the one branch that may accept it.
+    pub(crate) by_kind: [Option<NodeId>; TypeSet::KINDS],
 }
 
 /// The operands of [`Node::Annotate`]: the annotation keywords of one schema object.
@@ -796,6 +814,8 @@ pub(crate) struct Program {
     pub(crate) dynamic_refs: Vec<DynamicRef>,
     /// [`Node::Switch`] operands.
     pub(crate) switches: Vec<Switch>,
+    /// [`Node::ByKind`] operands.
+    pub(crate) by_kinds: Vec<ByKind>,
     /// [`Node::StringEnum`] operands.
     pub(crate) string_sets: Vec<StringSet>,
     /// [`Node::ArrayOf`] operands.
@@ -915,6 +935,7 @@ impl Program {
             + table(&self.unevaluated)
             + table(&self.dynamic_refs)
             + table(&self.switches)
+            + table(&self.by_kinds)
             + self
                 .string_sets
                 .iter()

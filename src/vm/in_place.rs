@@ -258,6 +258,20 @@ where
             || self.no_branch_passed(id, instance, spec.one, spec.branches, Some(candidates))
     }
 
+    /// A [`crate::program::ByKind`] union: the branch of the value's kind decides.
+    #[inline(never)]
+    pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let spec = &self.program.by_kinds[table];
+        if let Some(branch) = spec.by_kind[TypeSet::kind_index(instance)] {
+            let marks = self.marks_len();
+            if self.verdict(branch, instance) {
+                return true;
+            }
+            self.truncate_marks(marks);
+        }
+        self.no_branch_passed(id, instance, spec.one, spec.branches, None)
+    }
+
     #[inline(never)]
     pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
         let marks = self.marks_len();

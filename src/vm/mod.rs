@@ -411,6 +411,7 @@ where
             Node::Any(span) => self.nested(id, |vm| vm.any_of(id, instance, span)),
             Node::One(span) => self.nested(id, |vm| vm.one_of(id, instance, span)),
             Node::Switch(table) => self.nested(id, |vm| vm.switch(id, instance, table)),
+            Node::ByKind(table) => self.nested(id, |vm| vm.by_kind(id, instance, table)),
             Node::Ref(target) => self.nested(id, |vm| vm.eval(target, instance)),
             Node::Guard(body) => self.nested(id, |vm| vm.guard(id, body, instance)),
             Node::Not(child) => self.nested(id, |vm| vm.not(id, instance, child)),
