@@ -75,6 +75,81 @@ pub(crate) struct NameSet {
     probes: Box<[u64]>,
     /// The distinct names, in probe order.
     names: Box<[Box<str>]>,
+    /// For a set of more than [`NameSet::SCAN_UP_TO`] names, an index that leaves one
+    /// candidate to compare (the names of large enums often share their probe words:
+    /// same lengths, same first letters).
+    index: Option<SetIndex>,
+}
+
+/// The index of a large [`NameSet`].
+#[derive(Clone, Debug)]
+enum SetIndex {
+    Quick(QuickIndex),
+    Probed(ProbedIndex),
+}
+
+/// An open-addressing table of a set's positions by a cheap hash of each name's length
+/// and [`words`]: built in one pass (an `enum` of hundreds of strings costs no search
+/// for a perfect hash), looked up by one hash and, at a quarter load, a slot or two
+/// compared.
+#[derive(Clone, Debug)]
+struct ProbedIndex {
+    shift: u32,
+    /// Position + 1 of a name in each slot; 0 for none.
+    slots: Box<[u32]>,
+}
+
+impl ProbedIndex {
+    fn build(names: &[&str]) -> Option<ProbedIndex> {
+        let bits = (4 * names.len())
+            .next_power_of_two()
+            .trailing_zeros()
+            .max(4);
+        if bits > 28 {
+            return None;
+        }
+        let mut index = ProbedIndex {
+            shift: 64 - bits,
+            slots: vec![0; 1 << bits].into_boxed_slice(),
+        };
+        let mask = index.slots.len() - 1;
+        for (i, name) in names.iter().enumerate() {
+            let mut slot = index.home(name);
+            while index.slots[slot] != 0 {
+                slot = (slot + 1) & mask;
+            }
+            index.slots[slot] = i as u32 + 1;
+        }
+        Some(index)
+    }
+
+    #[inline(always)]
+    fn home(&self, name: &str) -> usize {
+        let (first, last) = words(name.as_bytes());
+        let mixed = (first ^ (name.len() as u64).rotate_left(47))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
+        (mixed >> self.shift) as usize
+    }
+
+    /// The position of `name` among `names` (the names the index was built of).
+    #[inline(always)]
+    fn find(&self, name: &str, names: &[Box<str>]) -> Option<usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = self.home(name);
+        loop {
+            let at = *self.slots.get(slot)? as usize;
+            let candidate = names.get(at.checked_sub(1)?)?;
+            if same_bytes(candidate.as_bytes(), name.as_bytes()) {
+                return Some(at - 1);
+            }
+            slot = (slot + 1) & mask;
+        }
+    }
+
+    fn memory_usage(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<u32>()
+    }
 }
 
 impl NameSet {
@@ -86,15 +161,36 @@ impl NameSet {
         let mut entries: Vec<(u64, &str)> = names.into_iter().map(|s| (probe(s), s)).collect();
         entries.sort_unstable();
         entries.dedup();
+        let names: Vec<&str> = entries.iter().map(|&(_, s)| s).collect();
+        let index = match names.len() {
+            0..=Self::SCAN_UP_TO => None,
+            _ => (QuickIndex::build(&names).map(SetIndex::Quick))
+                .or_else(|| ProbedIndex::build(&names).map(SetIndex::Probed)),
+        };
         NameSet {
             probes: entries.iter().map(|&(p, _)| p).collect(),
-            names: entries.iter().map(|&(_, s)| Box::from(s)).collect(),
+            names: names.iter().map(|&s| Box::from(s)).collect(),
+            index,
         }
     }
 
     /// The position of `name` in [`NameSet::names`], if the set holds it.
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(SetIndex::Quick(index)) => {
+                let at = index.candidate(name)?;
+                let found = self.names.get(at)?;
+                same_bytes(found.as_bytes(), name.as_bytes()).then_some(at)
+            }
+            Some(SetIndex::Probed(index)) => index.find(name, &self.names),
+            None => self.scanned(name),
+        }
+    }
+
+    /// [`NameSet::position`] by a scan of the probe words (from where a binary search
+    /// puts `name`'s, for a set without an index).
+    fn scanned(&self, name: &str) -> Option<usize> {
         let probe = probe(name);
         let start = if self.probes.len() <= Self::SCAN_UP_TO {
             0
@@ -119,7 +215,13 @@ impl NameSet {
 
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
-        self.probes.len() * std::mem::size_of::<u64>()
+        let index = match &self.index {
+            Some(SetIndex::Quick(index)) => index.memory_usage(),
+            Some(SetIndex::Probed(index)) => index.memory_usage(),
+            None => 0,
+        };
+        index
+            + self.probes.len() * std::mem::size_of::<u64>()
             + (self.names.iter())
                 .map(|name| name.len() + std::mem::size_of::<Box<str>>())
                 .sum::<usize>()
@@ -427,8 +529,12 @@ mod tests {
     proptest! {
         #[test]
         fn a_name_set_finds_each_name_and_no_other(
-            names in proptest::collection::btree_set("[a-e]{0,3}|[A-Za-z_$-]{1,12}", 0..40),
-            others in proptest::collection::vec("[a-e]{0,4}|[A-Za-z_$-]{1,12}", 0..20),
+            // Up to hundreds of names, some long and alike: scanned, quick-indexed and
+            // probed sets alike.
+            names in proptest::collection::btree_set(
+                "[a-e]{0,3}|[A-Za-z_$-]{1,12}|prefix-[ab]{0,12}-suffix", 0..300),
+            others in proptest::collection::vec(
+                "[a-e]{0,4}|[A-Za-z_$-]{1,12}|prefix-[ab]{0,12}-suffix", 0..20),
         ) {
             let set = NameSet::new(names.iter().map(String::as_str));
             let listed: Vec<&str> = set.names().iter().map(|name| &**name).collect();
