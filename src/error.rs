@@ -315,23 +315,21 @@ pub enum ErrorDetails {
 }
 
 impl ValidationError {
-    /// An error whose `text` holds its message; the locations are appended to it.
+    /// An error whose `text` holds its message, at the schema location `location`
+    /// appends (to the text, after an empty instance location).
     #[cold]
-    pub(crate) fn new(
+    pub(crate) fn located(
         kind: ValidationErrorKind,
         mut text: String,
-        instance_location: &str,
-        schema_location: &str,
+        location: impl FnOnce(&mut String),
     ) -> Self {
         let message_end = offset(text.len());
-        text.push_str(instance_location);
-        let instance_end = offset(text.len());
-        text.push_str(schema_location);
+        location(&mut text);
         let schema_end = offset(text.len());
         ValidationError {
             kind,
             message_end,
-            instance_end,
+            instance_end: message_end,
             schema_end,
             text,
             extra: None,

@@ -124,8 +124,15 @@ impl Locations {
     /// The location of node `id`: its document's URI and `#` (for documents other than
     /// the root schema's), then a JSON Pointer.
     pub(crate) fn get(&self, id: NodeId) -> String {
+        let mut out = String::new();
+        self.write_to(id, &mut out);
+        out
+    }
+
+    /// Appends the location of node `id` ([`Locations::get`]) to `out`.
+    pub(crate) fn write_to(&self, id: NodeId, out: &mut String) {
         let (place, keyword) = self.nodes[id.index()];
-        self.render(place, keyword)
+        self.write(place, keyword, true, out);
     }
 
     /// The location of `place` (or of `keyword` in it), as [`Locations::get`] writes it.

@@ -127,6 +127,9 @@ pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits)
 /// rarely reallocates.
 const MESSAGE_ROOM: usize = 96;
 
+/// Bytes reserved beside the message for the schema location rendered after it.
+const LOCATION_ROOM: usize = 48;
+
 /// The most steps the explanations of one run may take (see `Vm::no_branch_passed`):
 /// each re-runs branches the verdict already ran, and builds errors (with their
 /// operands) for all of them, so their work is capped apart from the run's own budget
@@ -757,11 +760,11 @@ where
     #[cold]
     fn fail(&mut self, id: NodeId, kind: Kind, message: impl FnOnce(&mut String)) -> bool {
         if EXPLAIN {
-            let location = self.program.locations.get(id);
-            let mut text = String::with_capacity(MESSAGE_ROOM + location.len());
+            let mut text = String::with_capacity(MESSAGE_ROOM + LOCATION_ROOM);
             message(&mut text);
             // The instance location comes on the way out (see `descend`).
-            let mut error = ValidationError::new(kind, text, "", &location);
+            let locations = &self.program.locations;
+            let mut error = ValidationError::located(kind, text, |out| locations.write_to(id, out));
             if self.annotating() {
                 error.set_keyword_location(&self.keyword_location(id));
             }
