@@ -43,7 +43,9 @@ type Parts = SmallVec<[NodeId; 8]>;
 impl Compiler<'_> {
     /// Flattens every `All` and merges the property tables among its parts.
     pub(crate) fn flatten_conjunctions(&mut self) {
-        let mut rewritten: AHashMap<Span, Option<Rewrite>> = AHashMap::new();
+        // Sized for one `All` in four nodes, so that it seldom grows.
+        let mut rewritten: AHashMap<Span, Option<Rewrite>> =
+            AHashMap::with_capacity(self.program.nodes.len() / 4);
         for id in (0..self.program.nodes.len()).filter_map(NodeId::new) {
             let Node::All(span) = self.program.nodes[id.index()] else {
                 continue;

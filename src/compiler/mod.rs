@@ -124,10 +124,12 @@ fn compile_as(
     options: &ValidationOptions,
     annotating: bool,
 ) -> Result<Program, SchemaError> {
+    let registry = Registry::new(schema, options)?;
     let mut compiler = Compiler {
         options,
-        registry: Registry::new(schema, options)?,
-        compiled: AHashMap::new(),
+        // Most subschemas the scan counted get a node (references reach a few more).
+        compiled: AHashMap::with_capacity(registry.subschemas() as usize + 8),
+        registry,
         pending: Vec::new(),
         program: Program::default(),
         strings: AHashMap::new(),

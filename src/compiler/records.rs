@@ -21,7 +21,9 @@ impl Compiler<'_> {
     /// `properties` table (`items` table) so that the two are one gated node.
     pub(crate) fn fuse_records(&mut self) {
         // Copies of one `All` (an inlined `$ref` target) share its span: one rewrite each.
-        let mut rewritten: AHashMap<Span, Option<(Node, Option<NodeId>)>> = AHashMap::new();
+        // Sized for one `All` in four nodes, so that it seldom grows.
+        let mut rewritten: AHashMap<Span, Option<(Node, Option<NodeId>)>> =
+            AHashMap::with_capacity(self.program.nodes.len() / 4);
         for i in 0..self.program.nodes.len() {
             let Node::All(span) = self.program.nodes[i] else {
                 continue;
