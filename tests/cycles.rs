@@ -143,6 +143,65 @@ fn the_mcp_profile_rejects_unconditional_cycles() {
     }
 }
 
+#[test]
+fn the_mcp_profile_stops_conditional_cycles_of_object_schemas() {
+    // Object schemas the profile accepts as they are, whose cycle only some objects go
+    // round (those the earlier branch or the `if` does not settle): through the
+    // property-table and record fusions, the union and condition nodes, and draft 7's
+    // definitions. (schema, an object that goes round, one that does not.)
+    let cases = [
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+                   "anyOf": [{"required": ["a"]}, {"$ref": "#"}]}),
+            json!({"b": 1}),
+            json!({"a": "x"}),
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+                   "additionalProperties": false,
+                   "anyOf": [{"required": ["a"]}, {"$ref": "#"}]}),
+            json!({}),
+            json!({"a": "x"}),
+        ),
+        (
+            json!({"type": "object", "properties": {"a": {"type": "string"}},
+                   "if": {"required": ["a"]}, "then": {"$ref": "#"}}),
+            json!({"a": "x"}),
+            json!({"b": 1}),
+        ),
+        (
+            json!({"type": "object",
+                   "oneOf": [{"properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+                             {"properties": {"kind": {"const": "b"}}, "required": ["kind"],
+                              "allOf": [{"$ref": "#"}]}]}),
+            json!({"kind": "b"}),
+            json!({"kind": "a"}),
+        ),
+        (
+            json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+                   "definitions": {"node": {"anyOf": [{"required": ["a"]},
+                                                       {"$ref": "#/definitions/node"}]}},
+                   "allOf": [{"$ref": "#/definitions/node"}]}),
+            json!({"b": 1}),
+            json!({"a": 1}),
+        ),
+    ];
+    for (schema, round, settled) in cases {
+        let tool = ToolSchema::input(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+        let error = tool
+            .validate(&round)
+            .expect_err(&format!("{schema} {round}"));
+        assert_eq!(
+            error.kind(),
+            ValidationErrorKind::InfiniteRecursion,
+            "{error}"
+        );
+        assert!(tool.validate(&settled).is_ok(), "{schema} {settled}");
+        assert!(!check(&schema, &round), "{schema} {round}");
+        assert!(check(&schema, &settled), "{schema} {settled}");
+    }
+}
+
 /// Runs every entry point: the verdict of each instance, and that `iter_errors` lists
 /// the cycle once and no error twice.
 fn check(schema: &Value, instance: &Value) -> bool {
