@@ -275,6 +275,8 @@ pub(crate) enum Settle {
         /// `maxLength` (`u32::MAX` when absent).
         max: u32,
     },
+    /// A string that the pattern matches (`"type": "string"` with `pattern`).
+    Pattern(RegexId),
     /// A [`Node::Checks`] list, run directly.
     Checks(TableId),
     /// Another leaf: its verdict without an evaluation frame of its own.
@@ -320,6 +322,12 @@ impl Settle {
         match (several, text.is_empty(), others) {
             ([only], true, true) => match program.nodes[only.index()] {
                 Node::StringEnum(set) => Settle::Strings(set),
+                _ => Settle::Checks(table),
+            },
+            ([], false, true) if text.len() == 1 => match program.nodes[text[0].index()] {
+                Node::Pattern(regex) => Settle::Pattern(regex),
+                Node::MinLength(min) => Settle::Text { min, max: u32::MAX },
+                Node::MaxLength(max) => Settle::Text { min: 0, max },
                 _ => Settle::Checks(table),
             },
             ([], false, true) => {

@@ -55,6 +55,7 @@ where
                 settle @ (Settle::Fail
                 | Settle::Strings(_)
                 | Settle::Text { .. }
+                | Settle::Pattern(_)
                 | Settle::Checks(_)
                 | Settle::Leaf)
                     if !EXPLAIN =>
@@ -484,6 +485,7 @@ where
                 .all(|(key, value)| self.nest(node, settle, value, Step::Key(key))),
             settle @ (Settle::Strings(_)
             | Settle::Text { .. }
+            | Settle::Pattern(_)
             | Settle::Checks(_)
             | Settle::Leaf) => map.values().all(|value| {
                 let (ok, work) =

@@ -53,6 +53,14 @@ pub(super) fn settled(
                 .is_some_and(|s| program.string_sets[table].contains(s));
             (found, 0)
         }
+        Settle::Pattern(regex) => match value {
+            // The work of the `pattern` part of the list this settles.
+            Value::String(text) => (
+                program.regexes[regex].is_match(text),
+                text.len() / BYTES_PER_STEP,
+            ),
+            _ => (false, 0),
+        },
         Settle::Text { min, max } => {
             let fits = value
                 .as_str()
