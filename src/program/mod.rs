@@ -277,6 +277,9 @@ pub(crate) enum Settle {
     },
     /// A string that the pattern matches (`"type": "string"` with `pattern`).
     Pattern(RegexId),
+    /// A number (or integer) within the [`FloatBounds`] of the [`CheckList`] of the
+    /// table (`"type": "integer"` with `minimum` and/or `maximum`, say).
+    Range(TableId),
     /// A [`Node::Checks`] list, run directly.
     Checks(TableId),
     /// Another leaf: its verdict without an evaluation frame of its own.
@@ -313,6 +316,14 @@ impl Settle {
     /// checks get kinds of their own.
     fn of_checks(program: &Program, table: TableId) -> Settle {
         let list = &program.check_lists[table];
+        let only_numbers = (list.by_kind.iter().enumerate())
+            .all(|(kind, span)| kind == CheckList::NUMBER || span.len == 0);
+        if matches!(list.types, TypeSet::NUMBER | TypeSet::INTEGER)
+            && only_numbers
+            && list.bounds.is_some()
+        {
+            return Settle::Range(table);
+        }
         if list.types != TypeSet::STRING {
             return Settle::Checks(table);
         }

@@ -56,6 +56,7 @@ where
                 | Settle::Strings(_)
                 | Settle::Text { .. }
                 | Settle::Pattern(_)
+                | Settle::Range(_)
                 | Settle::Checks(_)
                 | Settle::Leaf)
                     if !EXPLAIN =>
@@ -486,6 +487,7 @@ where
             settle @ (Settle::Strings(_)
             | Settle::Text { .. }
             | Settle::Pattern(_)
+            | Settle::Range(_)
             | Settle::Checks(_)
             | Settle::Leaf) => map.values().all(|value| {
                 let (ok, work) =

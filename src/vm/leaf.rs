@@ -53,6 +53,20 @@ pub(super) fn settled(
                 .is_some_and(|s| program.string_sets[table].contains(s));
             (found, 0)
         }
+        Settle::Range(table) => {
+            let list = &program.check_lists[table];
+            let parts = list.by_kind[CheckList::NUMBER].len as usize;
+            match (value, &list.bounds) {
+                (Value::Number(n), Some(bounds)) if list.types.matches(value) => {
+                    match number::exact_f64(n) {
+                        // The verdict and the steps of the list's own run.
+                        Some(x) => (bounds.admits(x), parts),
+                        None => checks(program, table, value),
+                    }
+                }
+                _ => checks(program, table, value),
+            }
+        }
         Settle::Pattern(regex) => match value {
             // The work of the `pattern` part of the list this settles.
             Value::String(text) => (
