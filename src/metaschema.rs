@@ -132,12 +132,14 @@ fn official(draft: Draft) -> &'static Program {
 /// same digest passed it before in this process.
 fn check_official(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
     let digest = Digest::of(schema, draft);
-    if PASSED.contains(digest) {
+    if digest.is_some_and(|digest| PASSED.contains(digest)) {
         return Ok(());
     }
     let name = format!("the {} metaschema", draft.name());
     report(schema, official(draft), &name)?;
-    PASSED.insert(digest);
+    if let Some(digest) = digest {
+        PASSED.insert(digest);
+    }
     Ok(())
 }
 
@@ -146,6 +148,9 @@ fn check_official(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
 /// values and bytes. The key is random per process, so a collision cannot be crafted;
 /// a chance one among the few digests kept is about one in 2^58. Equal schemas have
 /// equal digests; schemas that differ anywhere all but surely differ in theirs.
+///
+/// A schema nested deeper than [`STACK_SAFE_DEPTH`](crate::options::STACK_SAFE_DEPTH)
+/// has none (the digest recurses; the metaschema check refuses such a schema anyway).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Digest {
     hash: u64,
@@ -154,7 +159,7 @@ struct Digest {
 }
 
 impl Digest {
-    fn of(schema: &Value, draft: Draft) -> Digest {
+    fn of(schema: &Value, draft: Draft) -> Option<Digest> {
         use std::hash::{BuildHasher, Hash, Hasher};
         static KEYS: OnceLock<ahash::RandomState> = OnceLock::new();
         let mut hasher = KEYS.get_or_init(ahash::RandomState::new).build_hasher();
@@ -164,13 +169,20 @@ impl Digest {
             values: 0,
             bytes: 0,
         };
-        digest.feed(schema, &mut hasher);
+        digest.feed(schema, &mut hasher, crate::options::STACK_SAFE_DEPTH)?;
         digest.hash = hasher.finish();
-        digest
+        Some(digest)
     }
 
-    fn feed(&mut self, value: &Value, hasher: &mut impl std::hash::Hasher) {
+    /// Feeds `value` to `hasher`; `None` when it nests deeper than `depth` levels.
+    fn feed(
+        &mut self,
+        value: &Value,
+        hasher: &mut impl std::hash::Hasher,
+        depth: u32,
+    ) -> Option<()> {
         use std::hash::Hash;
+        let depth = depth.checked_sub(1)?;
         self.values += 1;
         match value {
             Value::Null => hasher.write_u8(0),
@@ -187,7 +199,7 @@ impl Digest {
                 hasher.write_u8(5);
                 hasher.write_usize(items.len());
                 for item in items {
-                    self.feed(item, hasher);
+                    self.feed(item, hasher, depth)?;
                 }
             }
             Value::Object(map) => {
@@ -195,10 +207,11 @@ impl Digest {
                 hasher.write_usize(map.len());
                 for (key, item) in map {
                     self.text(key, hasher);
-                    self.feed(item, hasher);
+                    self.feed(item, hasher, depth)?;
                 }
             }
         }
+        Some(())
     }
 
     fn text(&mut self, text: &str, hasher: &mut impl std::hash::Hasher) {
@@ -297,10 +310,10 @@ mod tests {
         let invalid = json!({"title": "remembered", "minLength": "2"});
         for _ in 0..2 {
             assert!(check_official(&valid, Draft::Draft202012).is_ok());
-            assert!(PASSED.contains(Digest::of(&valid, Draft::Draft202012)));
+            assert!(PASSED.contains(Digest::of(&valid, Draft::Draft202012).unwrap()));
             // A schema that failed is checked (and fails) every time.
             assert!(check_official(&invalid, Draft::Draft202012).is_err());
-            assert!(!PASSED.contains(Digest::of(&invalid, Draft::Draft202012)));
+            assert!(!PASSED.contains(Digest::of(&invalid, Draft::Draft202012).unwrap()));
         }
         // Valid for draft 7, not for draft 4 (an exclusive bound must be a boolean
         // there): what passed one draft's metaschema says nothing of another's.
@@ -314,6 +327,7 @@ mod tests {
     fn digests_see_every_member_and_the_spelling_of_numbers() {
         let digest = |value: Value| Digest::of(&value, Draft::Draft202012);
         let base = digest(json!({"a": [1, "x", {"b": null}]}));
+        assert!(base.is_some());
         assert_eq!(base, digest(json!({"a": [1, "x", {"b": null}]})));
         for other in [
             json!({"a": [1, "x", {"b": false}]}),
@@ -329,5 +343,24 @@ mod tests {
             base,
             Digest::of(&json!({"a": [1, "x", {"b": null}]}), Draft::Draft7)
         );
+    }
+
+    #[test]
+    fn schemas_too_deep_to_digest_have_none_and_are_checked_every_time() {
+        let nested = |levels: u32| {
+            let mut schema = json!({});
+            for _ in 1..levels {
+                schema = json!({ "not": schema });
+            }
+            schema
+        };
+        let limit = crate::options::STACK_SAFE_DEPTH;
+        assert!(Digest::of(&nested(limit), Draft::Draft202012).is_some());
+        assert!(Digest::of(&nested(limit + 1), Draft::Draft202012).is_none());
+        let too_deep = nested(limit + 1);
+        for _ in 0..2 {
+            let error = check_official(&too_deep, Draft::Draft202012).unwrap_err();
+            assert_eq!(error.kind(), SchemaErrorKind::LimitExceeded);
+        }
     }
 }
