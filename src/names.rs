@@ -71,7 +71,7 @@ fn half(bytes: &[u8], at: usize) -> u64 {
 /// order, which [`NameSet::names`] lists.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct NameSet {
-    /// [`probe`] of each of `names`, ascending.
+    /// [`probe`] of each name, ascending.
     probes: Box<[u64]>,
     /// The distinct names, in probe order.
     names: Box<[Box<str>]>,
@@ -132,15 +132,15 @@ impl ProbedIndex {
         (mixed >> self.shift) as usize
     }
 
-    /// The position of `name` among `names` (the names the index was built of).
+    /// The position of `name` in `set` (the set the index was built for).
     #[inline(always)]
-    fn find(&self, name: &str, names: &[Box<str>]) -> Option<usize> {
+    fn find(&self, name: &str, set: &NameSet) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut slot = self.home(name);
         loop {
             let at = *self.slots.get(slot)? as usize;
-            let candidate = names.get(at.checked_sub(1)?)?;
-            if same_bytes(candidate.as_bytes(), name.as_bytes()) {
+            let candidate = set.bytes(at.checked_sub(1)?)?;
+            if same_bytes(candidate, name.as_bytes()) {
                 return Some(at - 1);
             }
             slot = (slot + 1) & mask;
@@ -174,16 +174,31 @@ impl NameSet {
         }
     }
 
+    /// The bytes of the name at `position`.
+    #[inline(always)]
+    fn bytes(&self, position: usize) -> Option<&[u8]> {
+        self.names.get(position).map(|name| name.as_bytes())
+    }
+
+    /// The name at `position` (below [`NameSet::len`]).
+    pub(crate) fn name(&self, position: usize) -> &str {
+        &self.names[position]
+    }
+
+    /// How many names the set holds.
+    pub(crate) fn len(&self) -> usize {
+        self.names.len()
+    }
+
     /// The position of `name` in [`NameSet::names`], if the set holds it.
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
             Some(SetIndex::Quick(index)) => {
                 let at = index.candidate(name)?;
-                let found = self.names.get(at)?;
-                same_bytes(found.as_bytes(), name.as_bytes()).then_some(at)
+                same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
             }
-            Some(SetIndex::Probed(index)) => index.find(name, &self.names),
+            Some(SetIndex::Probed(index)) => index.find(name, self),
             None => self.scanned(name),
         }
     }
@@ -209,8 +224,8 @@ impl NameSet {
     }
 
     /// The names, in the order [`NameSet::position`] counts.
-    pub(crate) fn names(&self) -> &[Box<str>] {
-        &self.names
+    pub(crate) fn names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.names.iter().map(|name| &**name)
     }
 
     /// Heap bytes held.
@@ -537,7 +552,7 @@ mod tests {
                 "[a-e]{0,4}|[A-Za-z_$-]{1,12}|prefix-[ab]{0,12}-suffix", 0..20),
         ) {
             let set = NameSet::new(names.iter().map(String::as_str));
-            let listed: Vec<&str> = set.names().iter().map(|name| &**name).collect();
+            let listed: Vec<&str> = set.names().collect();
             prop_assert_eq!(listed.len(), names.len());
             finds_exactly(&listed, &others, |name| set.position(name))?;
         }

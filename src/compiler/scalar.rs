@@ -42,24 +42,24 @@ impl<'a> Compiler<'a> {
                 return Err(self.invalid(schema, Keyword::Enum, "expected an array"));
             };
             let strings: Option<Vec<&str>> = options.iter().map(Value::as_str).collect();
-            let start = self.program.values.len() as u32;
-            self.program.values.extend(options.iter().cloned());
-            let listed = Span {
-                start,
-                len: options.len() as u32,
-            };
             let node = match strings {
                 // Strings are found by length, first byte and one compare; JSON equality
-                // against each option costs more.
+                // against each option costs more. The set keeps the strings (and their
+                // order, for messages): they are not copied to `values` too.
                 Some(strings) if strings.len() >= STRING_ENUM_FROM => {
                     let id = TableId::new(self.program.string_sets.len())
                         .expect("fewer than 2^32 tables");
-                    self.program
-                        .string_sets
-                        .push(StringSet::new(&strings, listed));
+                    self.program.string_sets.push(StringSet::new(&strings));
                     Node::StringEnum(id)
                 }
-                _ => Node::Enum(listed),
+                _ => {
+                    let start = self.program.values.len() as u32;
+                    self.program.values.extend(options.iter().cloned());
+                    Node::Enum(Span {
+                        start,
+                        len: options.len() as u32,
+                    })
+                }
             };
             parts.push(self.push_at(schema, Keyword::Enum, node));
         }

@@ -237,7 +237,7 @@ fn plan<'p>(
         }
     }
     let values = NameSet::new(listing.keys().copied());
-    let mut cases = vec![Vec::new(); values.names().len()];
+    let mut cases = vec![Vec::new(); values.len()];
     for (value, mut positions) in listing {
         positions.extend(open.iter().copied().filter(|&position| {
             !excluding
@@ -366,13 +366,7 @@ fn strings_required(program: &Program, node: NodeId) -> Option<Vec<&str>> {
     match program.nodes[node.index()] {
         Node::Const(value) => strings(std::slice::from_ref(&program.values[value.index()])),
         Node::Enum(span) => strings(&program.values[span]),
-        Node::StringEnum(table) => Some(
-            program.string_sets[table.index()]
-                .strings()
-                .iter()
-                .map(|s| &**s)
-                .collect(),
-        ),
+        Node::StringEnum(table) => Some(program.string_sets[table.index()].strings().collect()),
         Node::All(span) => program.edges[span]
             .iter()
             .find_map(|&part| strings_required(program, part)),

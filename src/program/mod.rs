@@ -426,17 +426,26 @@ pub(crate) struct AnnotationSet {
 pub(crate) struct StringSet {
     /// The distinct strings.
     set: NameSet,
-    /// The `enum` as written (a span of `values`), for messages.
-    pub(crate) listed: Span,
+    /// The `enum` as written, for messages: the position in `set` of each option.
+    listing: Box<[u32]>,
 }
 
 impl StringSet {
-    /// The set of `options`, listed in the schema as the `listed` values.
-    pub(crate) fn new(options: &[&str], listed: Span) -> StringSet {
-        StringSet {
-            set: NameSet::new(options.iter().copied()),
-            listed,
-        }
+    /// The set of `options`, in the order the schema lists them.
+    pub(crate) fn new(options: &[&str]) -> StringSet {
+        let set = NameSet::new(options.iter().copied());
+        let listing = (options.iter())
+            .filter_map(|option| set.position(option))
+            .map(|position| position as u32)
+            .collect();
+        StringSet { set, listing }
+    }
+
+    /// The options as the schema lists them (repeats included).
+    pub(crate) fn listed(&self) -> impl Iterator<Item = &str> {
+        self.listing
+            .iter()
+            .map(|&position| self.set.name(position as usize))
     }
 
     /// Whether `text` is in the set.
@@ -446,13 +455,13 @@ impl StringSet {
     }
 
     /// The strings of the set (in no particular order).
-    pub(crate) fn strings(&self) -> &[Box<str>] {
+    pub(crate) fn strings(&self) -> impl ExactSizeIterator<Item = &str> {
         self.set.names()
     }
 
     /// How many strings the set holds.
     pub(crate) fn len(&self) -> usize {
-        self.set.names().len()
+        self.set.len()
     }
 }
 
@@ -958,7 +967,7 @@ impl Program {
             + self
                 .string_sets
                 .iter()
-                .map(|set| set.set.memory_usage())
+                .map(|set| set.set.memory_usage() + set.listing.len() * size_of::<u32>())
                 .sum::<usize>()
             + (self.switches.iter())
                 .map(|switch| {
@@ -1067,6 +1076,19 @@ mod tests {
                 }
             });
             proptest::prop_assert_eq!(fused.admits(x), exact, "{:?} {}", bounds, value);
+        }
+    }
+
+    #[test]
+    fn string_sets_find_their_strings_and_list_them_as_written() {
+        let set = StringSet::new(&["b", "a", "", "b", "ab"]);
+        assert_eq!(set.len(), 4);
+        assert_eq!(set.listed().collect::<Vec<_>>(), ["b", "a", "", "b", "ab"]);
+        for text in ["a", "b", "", "ab"] {
+            assert!(set.contains(text), "{text:?}");
+        }
+        for text in ["c", "ba", "A", "b "] {
+            assert!(!set.contains(text), "{text:?}");
         }
     }
 

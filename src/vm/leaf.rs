@@ -689,11 +689,18 @@ pub(super) fn explain(
             });
         }
         Node::StringEnum(table) => {
-            let listed = program.string_sets[table].listed;
-            let options = program.values[listed].to_vec();
-            report(Kind::Enum, Some(ErrorDetails::Enum { options }), &|out| {
-                not_one_of(out, &program.values[listed], value);
-            });
+            let options: Vec<Value> = (program.string_sets[table].listed())
+                .map(|option| Value::String(option.to_owned()))
+                .collect();
+            report(
+                Kind::Enum,
+                Some(ErrorDetails::Enum {
+                    options: options.clone(),
+                }),
+                &|out| {
+                    not_one_of(out, &options, value);
+                },
+            );
         }
         Node::MultipleOf(n) => {
             let divisor = program.numbers[n].clone();
