@@ -994,11 +994,11 @@ fn emit_class(out: &mut String, negated: bool, ranges: Vec<(u32, u32)>, properti
         }
         match low.cmp(&high) {
             std::cmp::Ordering::Less => {
-                let _ = write!(body, r"\x{{{low:X}}}-\x{{{high:X}}}");
+                push_class_member(&mut body, low);
+                body.push('-');
+                push_class_member(&mut body, high);
             }
-            std::cmp::Ordering::Equal => {
-                let _ = write!(body, r"\x{{{low:X}}}");
-            }
+            std::cmp::Ordering::Equal => push_class_member(&mut body, low),
             std::cmp::Ordering::Greater => {}
         }
     }
@@ -1012,6 +1012,19 @@ fn emit_class(out: &mut String, negated: bool, ranges: Vec<(u32, u32)>, properti
         }
         out.push_str(&body);
         out.push(']');
+    }
+}
+
+/// Writes one end of a range in a class (not a surrogate): an ASCII letter or digit as
+/// itself (`[Ee]` stays short: the engine parses `\x{45}` escapes several times slower,
+/// and the case-insensitive spellings of real schemas are long lists of them), anything
+/// else as `\x{…}`.
+fn push_class_member(out: &mut String, cp: u32) {
+    match char::from_u32(cp) {
+        Some(c) if c.is_ascii_alphanumeric() => out.push(c),
+        _ => {
+            let _ = write!(out, r"\x{{{cp:X}}}");
+        }
     }
 }
 
