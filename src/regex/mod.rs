@@ -900,6 +900,41 @@ mod tests {
     }
 
     #[test]
+    fn every_ascii_character_means_itself_in_and_out_of_classes() {
+        // The translation writes some of these as themselves, some escaped, some as
+        // `\x{…}`: each must still match exactly itself, as a literal, a class member
+        // and the end of a range, in the automaton engine.
+        let escaped = |c: char, in_class: bool| match c {
+            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
+            | '/' => format!("\\{c}"),
+            '-' if in_class => format!("\\{c}"),
+            _ => c.to_string(),
+        };
+        let run = |source: String, accepts: &dyn Fn(char) -> bool| {
+            let translated = translate(&source, Target::Automaton).unwrap().pattern;
+            let engine = automaton(&translated).unwrap();
+            for x in (0u8..0x80).map(char::from) {
+                let haystack = x.to_string();
+                assert_eq!(
+                    engine.is_match(&haystack),
+                    accepts(x),
+                    "{source:?} (as {translated:?}) on {haystack:?}"
+                );
+            }
+        };
+        let printable = || (0x20u8..0x7F).map(char::from);
+        for c in printable().chain(['\t']) {
+            run(format!("^{}$", escaped(c, false)), &|x| x == c);
+            run(format!("^[{}]$", escaped(c, true)), &|x| x == c);
+            run(format!("^[^{}]$", escaped(c, true)), &|x| x != c);
+            for d in printable().filter(|&d| d >= c).step_by(7) {
+                let source = format!("^[{}-{}]$", escaped(c, true), escaped(d, true));
+                run(source, &|x| (c..=d).contains(&x));
+            }
+        }
+    }
+
+    #[test]
     fn literal_fast_paths_agree_with_the_general_engine() {
         let cases = [
             ("", Matcher::Always),
