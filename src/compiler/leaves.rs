@@ -30,13 +30,23 @@ impl Compiler<'_> {
             .collect();
         // Copies of one `All` (an inlined `$ref` target) share its span, and one list.
         let mut lists: AHashMap<Span, TableId> = AHashMap::new();
+        // Only these kinds fuse, and what they fuse into never fuses again: each round
+        // looks at those still unfused. Children mostly come after their parents: the
+        // last node first fuses most nestings in one round.
+        let mut pending: Vec<usize> = (0..program.nodes.len())
+            .rev()
+            .filter(|&i| {
+                matches!(
+                    program.nodes[i],
+                    Node::All(_) | Node::Items(_) | Node::Any(_) | Node::One(_)
+                )
+            })
+            .collect();
         for _ in 0..=MAX_LEAF_NESTING {
-            let mut changed = false;
-            // Children mostly come after their parents: the last node first fuses most
-            // nestings in one round.
-            for i in (0..program.nodes.len()).rev() {
+            let before = pending.len();
+            pending.retain(|&i| {
                 let Some((fused, depth)) = fused(program, &level, program.nodes[i]) else {
-                    continue;
+                    return true;
                 };
                 program.nodes[i] = match fused {
                     Fused::Node(node) => node,
@@ -53,9 +63,9 @@ impl Compiler<'_> {
                     }
                 };
                 level[i] = Some(depth);
-                changed = true;
-            }
-            if !changed {
+                false
+            });
+            if pending.len() == before {
                 break;
             }
         }
