@@ -5,8 +5,9 @@
 //! a keyed hash that (without the `aes` target feature of a default build) runs ~90
 //! instructions per key. So a name is first told apart by a [`probe`] word (length and
 //! first byte), compared by [`same_bytes`] in two word loads, and a set too large to
-//! scan gets a [`PerfectIndex`]: a hash chosen at compile time so that the set's names
-//! land in distinct slots, which leaves one candidate to compare per lookup.
+//! scan gets an index: a [`QuickIndex`] (a slot per name by its length and end bytes,
+//! with a multiplier chosen at compile time) or a [`ProbedIndex`] (open addressing at a
+//! quarter load), which leave about one candidate to compare per lookup.
 
 use smallvec::SmallVec;
 
@@ -89,18 +90,27 @@ enum SetIndex {
 }
 
 /// An open-addressing table of a set's positions by a cheap hash of each name's length
-/// and [`words`]: built in one pass (an `enum` of hundreds of strings costs no search
-/// for a perfect hash), looked up by one hash and, at a quarter load, a slot or two
-/// compared.
+/// and [`words`] (a middle word too cost 1.8% of warm validation): built in one pass, with no search
+/// for a hash (an `enum` of hundreds of strings, a `properties` of a hundred names),
+/// looked up by one hash and, at a quarter load, a slot or two compared.
+///
+/// Names that agree on all the hash reads share a home slot. So that no lookup ever
+/// walks a long run of them, whatever the names, a table whose names would sit more
+/// than [`ProbedIndex::MAX_PROBES`] slots from home is not built: the caller falls back
+/// to its general lookup.
 #[derive(Clone, Debug)]
-struct ProbedIndex {
+pub(crate) struct ProbedIndex {
     shift: u32,
     /// Position + 1 of a name in each slot; 0 for none.
     slots: Box<[u32]>,
 }
 
 impl ProbedIndex {
-    fn build(names: &[&str]) -> Option<ProbedIndex> {
+    /// How far from its home slot a name may be placed.
+    const MAX_PROBES: usize = 32;
+
+    /// The index of `names` (distinct), unless they are too many or too alike.
+    pub(crate) fn build(names: &[&str]) -> Option<ProbedIndex> {
         let bits = (4 * names.len())
             .next_power_of_two()
             .trailing_zeros()
@@ -115,7 +125,12 @@ impl ProbedIndex {
         let mask = index.slots.len() - 1;
         for (i, name) in names.iter().enumerate() {
             let mut slot = index.home(name);
+            let mut probes = 0;
             while index.slots[slot] != 0 {
+                probes += 1;
+                if probes > Self::MAX_PROBES {
+                    return None;
+                }
                 slot = (slot + 1) & mask;
             }
             index.slots[slot] = i as u32 + 1;
@@ -132,14 +147,19 @@ impl ProbedIndex {
         (mixed >> self.shift) as usize
     }
 
-    /// The position of `name` in `set` (the set the index was built for).
+    /// The position of `name` among the names the index was built of, which `name_at`
+    /// gives by position.
     #[inline(always)]
-    fn find(&self, name: &str, set: &NameSet) -> Option<usize> {
+    pub(crate) fn find<'n>(
+        &self,
+        name: &str,
+        name_at: impl Fn(usize) -> Option<&'n [u8]>,
+    ) -> Option<usize> {
         let mask = self.slots.len() - 1;
         let mut slot = self.home(name);
         loop {
             let at = *self.slots.get(slot)? as usize;
-            let candidate = set.bytes(at.checked_sub(1)?)?;
+            let candidate = name_at(at.checked_sub(1)?)?;
             if same_bytes(candidate, name.as_bytes()) {
                 return Some(at - 1);
             }
@@ -147,7 +167,7 @@ impl ProbedIndex {
         }
     }
 
-    fn memory_usage(&self) -> usize {
+    pub(crate) fn memory_usage(&self) -> usize {
         self.slots.len() * std::mem::size_of::<u32>()
     }
 }
@@ -198,7 +218,7 @@ impl NameSet {
                 let at = index.candidate(name)?;
                 same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
             }
-            Some(SetIndex::Probed(index)) => index.find(name, self),
+            Some(SetIndex::Probed(index)) => index.find(name, |i| self.bytes(i)),
             None => self.scanned(name),
         }
     }
@@ -336,139 +356,6 @@ impl QuickIndex {
     }
 }
 
-/// A perfect hash over a fixed list of names ("hash, displace"): each name's slot holds
-/// its position, and no two names share a slot. A lookup hashes the key once, reads its
-/// bucket's displacement and then the one slot the key can be in, and returns the
-/// position found there for the caller to confirm with [`same_bytes`].
-///
-/// The hash reads a name's length and [`words`] (and a middle word of a long name), so
-/// long names that agree on those always collide: [`PerfectIndex::build`] then gives up, and so it does
-/// when no displacement it tries separates a bucket. Unknown keys cost what known ones do
-/// (one slot, one comparison), whatever they are: there are no chains to flood.
-#[derive(Clone, Debug)]
-pub(crate) struct PerfectIndex {
-    seed: u64,
-    /// Shifts that take the top bits of a hash as a bucket and as a slot.
-    bucket_shift: u32,
-    slot_shift: u32,
-    /// Per bucket, the displacement that places its names in free slots.
-    displacements: Box<[u32]>,
-    /// Position of the name in each slot, or [`PerfectIndex::EMPTY`].
-    slots: Box<[u32]>,
-}
-
-impl PerfectIndex {
-    const EMPTY: u32 = u32::MAX;
-
-    /// Seeds tried before giving up (a seed fails only on a bucket no displacement
-    /// separates, which is rare at half load).
-    const SEEDS: u64 = 4;
-
-    /// Displacements tried per bucket.
-    const DISPLACEMENTS: u32 = 1 << 12;
-
-    /// An index of `names` (distinct), if one is found with twice as many slots as
-    /// names and a bucket per two names.
-    pub(crate) fn build<'n>(names: impl Iterator<Item = &'n str> + Clone) -> Option<Self> {
-        let count = names.clone().count();
-        if count >= (Self::EMPTY / 4) as usize {
-            return None;
-        }
-        let slot_bits = (2 * count).next_power_of_two().trailing_zeros().max(1);
-        let bucket_bits = slot_bits.saturating_sub(2).max(1);
-        'seeds: for k in 0..Self::SEEDS {
-            let mut index = PerfectIndex {
-                seed: (k + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15),
-                bucket_shift: 64 - bucket_bits,
-                slot_shift: 64 - slot_bits,
-                displacements: vec![0; 1 << bucket_bits].into_boxed_slice(),
-                slots: vec![Self::EMPTY; 1 << slot_bits].into_boxed_slice(),
-            };
-            // (bucket, position, hash) of each name, fullest buckets first while most
-            // slots are free.
-            let mut keyed: Vec<(usize, u32, u64)> = (names.clone().enumerate())
-                .map(|(i, name)| {
-                    let hash = index.hash(name);
-                    (index.bucket(hash), i as u32, hash)
-                })
-                .collect();
-            let mut sizes = vec![0u32; 1 << bucket_bits];
-            for &(bucket, ..) in &keyed {
-                sizes[bucket] += 1;
-            }
-            keyed.sort_unstable_by_key(|&(bucket, ..)| (std::cmp::Reverse(sizes[bucket]), bucket));
-            for group in keyed.chunk_by(|a, b| a.0 == b.0) {
-                let Some(displacement) = (0..Self::DISPLACEMENTS).find(|&d| index.fits(group, d))
-                else {
-                    continue 'seeds;
-                };
-                index.displacements[group[0].0] = displacement;
-                for &(_, i, hash) in group {
-                    let slot = index.slot(hash, displacement);
-                    index.slots[slot] = i;
-                }
-            }
-            return Some(index);
-        }
-        None
-    }
-
-    /// Whether the names of a bucket land in distinct free slots under `displacement`.
-    fn fits(&self, bucket: &[(usize, u32, u64)], displacement: u32) -> bool {
-        let slots: SmallVec<[usize; 8]> = bucket
-            .iter()
-            .map(|&(.., hash)| self.slot(hash, displacement))
-            .collect();
-        slots
-            .iter()
-            .enumerate()
-            .all(|(i, &slot)| self.slots[slot] == Self::EMPTY && !slots[..i].contains(&slot))
-    }
-
-    /// The only position `name` can have in the list (not yet compared).
-    #[inline(always)]
-    pub(crate) fn candidate(&self, name: &str) -> Option<usize> {
-        let hash = self.hash(name);
-        let displacement = self.displacements[self.bucket(hash)];
-        match self.slots[self.slot(hash, displacement)] {
-            Self::EMPTY => None,
-            at => Some(at as usize),
-        }
-    }
-
-    /// A multiply-xor mix of a name's words (and, past 16 bytes, its middle 8 bytes:
-    /// generated names often differ only there) and length under the seed.
-    #[inline(always)]
-    fn hash(&self, name: &str) -> u64 {
-        let bytes = name.as_bytes();
-        let (first, last) = words(bytes);
-        let middle = match bytes.len() {
-            n @ 17.. => word(bytes, n / 2 - 4),
-            _ => 0,
-        };
-        let mixed = (first ^ self.seed).wrapping_mul(0xff51_afd7_ed55_8ccd)
-            ^ (last ^ middle.rotate_left(17)).rotate_left(29)
-            ^ (name.len() as u64) << 57;
-        mixed.wrapping_mul(0xc4ce_b9fe_1a85_ec53)
-    }
-
-    #[inline(always)]
-    fn bucket(&self, hash: u64) -> usize {
-        (hash >> self.bucket_shift) as usize
-    }
-
-    #[inline(always)]
-    fn slot(&self, hash: u64, displacement: u32) -> usize {
-        let displaced = hash ^ u64::from(displacement).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        (displaced.wrapping_mul(0xd6e8_feb8_6659_fd93) >> self.slot_shift) as usize
-    }
-
-    /// Heap bytes held.
-    pub(crate) fn memory_usage(&self) -> usize {
-        (self.displacements.len() + self.slots.len()) * std::mem::size_of::<u32>()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -489,19 +376,27 @@ mod tests {
         }
     }
 
+    /// A lookup in a [`ProbedIndex`] of `names`.
+    fn probed<'n>(
+        index: &ProbedIndex,
+        names: &'n [&'n str],
+    ) -> impl Fn(&str) -> Option<usize> + 'n {
+        let index = index.clone();
+        move |name| index.find(name, |i| names.get(i).map(|name| name.as_bytes()))
+    }
+
     #[test]
-    fn a_perfect_index_separates_real_names_and_points_unknown_ones_anywhere() {
+    fn a_probed_index_finds_real_names_and_no_others() {
         let names: Vec<String> = (0..300)
             .map(|i| format!("{}{i}", ["a", "prop", "x-vendor-extension-", "Z"][i % 4]))
             .collect();
-        let index = PerfectIndex::build(names.iter().map(String::as_str)).unwrap();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let find = probed(&ProbedIndex::build(&names).unwrap(), &names);
         for (i, name) in names.iter().enumerate() {
-            assert_eq!(index.candidate(name), Some(i), "{name}");
+            assert_eq!(find(name), Some(i), "{name}");
         }
         for other in ["", "b", "prop", "a1000", "x-vendor-extension-"] {
-            if let Some(at) = index.candidate(other) {
-                assert!(!same_bytes(names[at].as_bytes(), other.as_bytes()));
-            }
+            assert_eq!(find(other), None, "{other}");
         }
     }
 
@@ -525,14 +420,16 @@ mod tests {
 
     proptest! {
         #[test]
-        fn a_perfect_index_finds_each_name_and_no_other(
-            names in proptest::collection::btree_set("[a-e]{0,3}|[A-Za-z_$-]{1,40}", 17..200),
-            others in proptest::collection::vec("[a-e]{0,4}|[A-Za-z_$-]{1,40}", 0..20),
+        fn a_probed_index_finds_each_name_and_no_other(
+            names in proptest::collection::btree_set(
+                "[a-e]{0,3}|[A-Za-z_$-]{1,40}|prefix-[ab]{0,12}-suffix", 1..200),
+            others in proptest::collection::vec(
+                "[a-e]{0,4}|[A-Za-z_$-]{1,40}|prefix-[ab]{0,12}-suffix", 0..20),
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            // Random names are told apart by their words: an index is always found.
-            let index = PerfectIndex::build(names.iter().copied()).unwrap();
-            finds_exactly(&names, &others, |name| index.candidate(name))?;
+            if let Some(index) = ProbedIndex::build(&names) {
+                finds_exactly(&names, &others, probed(&index, &names))?;
+            }
         }
 
         #[test]
@@ -593,9 +490,25 @@ mod tests {
     }
 
     #[test]
-    fn names_only_their_words_tell_apart_get_no_index() {
-        let long = |middle: &str| format!("prefix-0{middle}-abcdefgh-ijk1-suffix");
-        let names = [long("a"), long("b")];
-        assert!(PerfectIndex::build(names.iter().map(String::as_str)).is_none());
+    fn names_only_their_hashed_words_tell_apart_get_no_index_past_a_few() {
+        // Same length (40) and first and last 8 bytes, differing in bytes 8 to 10: one
+        // home slot for all of them.
+        let alike = |count: usize| -> Vec<String> {
+            let rest = "x".repeat(29);
+            (0..count)
+                .map(|i| format!("prefixAB{i:03}{rest}"))
+                .collect()
+        };
+        let few = alike(ProbedIndex::MAX_PROBES);
+        let few: Vec<&str> = few.iter().map(String::as_str).collect();
+        let index = ProbedIndex::build(&few).unwrap();
+        finds_exactly(&few, &[], probed(&index, &few)).unwrap();
+        let many = alike(ProbedIndex::MAX_PROBES + 2);
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        assert!(ProbedIndex::build(&many).is_none());
+        // A name set of them still finds each (by its scan).
+        let set = NameSet::new(many.iter().copied());
+        let listed: Vec<&str> = set.names().collect();
+        finds_exactly(&listed, &["prefix".to_string()], |name| set.position(name)).unwrap();
     }
 }

@@ -17,7 +17,7 @@ pub(crate) use locations::{Locations, Place};
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
-use crate::names::{probe, same_bytes, NameSet, PerfectIndex, QuickIndex};
+use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
@@ -671,8 +671,8 @@ impl Properties {
             NameLookup::Scan(probes)
         } else if let Some(index) = QuickIndex::build(&names) {
             NameLookup::Quick(index)
-        } else if let Some(index) = PerfectIndex::build(self.named.iter().map(|(n, _)| &**n)) {
-            NameLookup::Perfect(index)
+        } else if let Some(index) = ProbedIndex::build(&names) {
+            NameLookup::Probed(index)
         } else {
             let positions = self.named.iter().enumerate();
             NameLookup::Hashed(
@@ -727,7 +727,9 @@ impl Properties {
                 None
             }
             NameLookup::Quick(index) => self.confirmed(index.candidate(name)?, name),
-            NameLookup::Perfect(index) => self.confirmed(index.candidate(name)?, name),
+            NameLookup::Probed(index) => {
+                index.find(name, |i| self.named.get(i).map(|(name, _)| name.as_bytes()))
+            }
             NameLookup::Hashed(map) => hashed_position(map, name),
         }
     }
@@ -749,9 +751,9 @@ pub(crate) enum NameLookup {
     Scan([u64; Properties::SCAN_UP_TO]),
     /// A slot per name by length and end bytes: most tables of real schemas.
     Quick(QuickIndex),
-    /// A hash without collisions among the names, built at compile time.
-    Perfect(PerfectIndex),
-    /// A general hash map, for the rare long names no perfect hash tells apart.
+    /// Open addressing by a hash of the name's length and end words.
+    Probed(ProbedIndex),
+    /// A general hash map, for names too alike for a [`ProbedIndex`].
     Hashed(ahash::AHashMap<Box<str>, u32>),
 }
 
@@ -770,7 +772,7 @@ impl NameLookup {
         match self {
             NameLookup::Scan(_) => 0,
             NameLookup::Quick(index) => index.memory_usage(),
-            NameLookup::Perfect(index) => index.memory_usage(),
+            NameLookup::Probed(index) => index.memory_usage(),
             NameLookup::Hashed(map) => {
                 let entry = std::mem::size_of::<(Box<str>, u32)>() + 1;
                 map.capacity() * entry + map.keys().map(|name| name.len()).sum::<usize>()
