@@ -151,8 +151,11 @@ mod machine {
     }
 
     /// The largest magnitude below which every integer is a double.
+    #[cfg_attr(feature = "arbitrary-precision", allow(dead_code))]
     const EXACT_INTEGERS: u64 = 1 << 53;
 
+    /// The exact build answers `None` without looking (see `exact::exact_f64`).
+    #[cfg_attr(feature = "arbitrary-precision", allow(dead_code))]
     #[inline(always)]
     pub(super) fn exact_f64(n: &Number) -> Option<f64> {
         if let Some(u) = n.as_u64() {
