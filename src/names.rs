@@ -90,14 +90,15 @@ enum SetIndex {
 }
 
 /// An open-addressing table of a set's positions by a cheap hash of each name's length
-/// and [`words`] (a middle word too cost 1.8% of warm validation): built in one pass, with no search
-/// for a hash (an `enum` of hundreds of strings, a `properties` of a hundred names),
-/// looked up by one hash and, at a quarter load, a slot or two compared.
+/// and [`words`] (hashing a middle word too cost 1.8% of warm validation): built in one
+/// pass, with no search for a hash (an `enum` of hundreds of strings, a `properties` of
+/// a hundred names), looked up by one hash and, at a quarter load, a slot or two
+/// compared.
 ///
-/// Names that agree on all the hash reads share a home slot. So that no lookup ever
-/// walks a long run of them, whatever the names, a table whose names would sit more
-/// than [`ProbedIndex::MAX_PROBES`] slots from home is not built: the caller falls back
-/// to its general lookup.
+/// Names that agree on all the hash reads share a home slot. A table whose names would
+/// sit more than [`ProbedIndex::MAX_PROBES`] slots from home is not built (the caller
+/// falls back to its general lookup), so that many lookalike names do not make every
+/// lookup of a known name walk their run.
 #[derive(Clone, Debug)]
 pub(crate) struct ProbedIndex {
     shift: u32,
@@ -148,7 +149,9 @@ impl ProbedIndex {
     }
 
     /// The position of `name` among the names the index was built of, which `name_at`
-    /// gives by position.
+    /// gives by position. Ends at the first empty slot (three in four are), so it reads at
+    /// most one slot more than the table has names. (Stopping after
+    /// [`ProbedIndex::MAX_PROBES`] + 1 slots as well cost 1.5% of warm validation.)
     #[inline(always)]
     pub(crate) fn find<'n>(
         &self,
