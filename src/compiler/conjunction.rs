@@ -77,7 +77,8 @@ impl Compiler<'_> {
         let mut path = flattened.clone();
         collect(&self.program, span, &mut parts, &mut flattened, &mut path);
         let merged = self.merge_tables(&mut parts);
-        if !merged && parts[..] == self.program.edges[span] {
+        // A lone part stands for the `All` itself, even unchanged: one evaluation less.
+        if !merged && parts.len() > 1 && parts[..] == self.program.edges[span] {
             return None;
         }
         match parts[..] {
