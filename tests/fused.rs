@@ -160,6 +160,82 @@ proptest! {
     }
 }
 
+/// Arrays of up to five small objects (some equal, some failing the item schema) and
+/// other values.
+fn arrays_of_records() -> impl Strategy<Value = Value> {
+    let item = prop_oneof![
+        Just(json!({"a": 1})),
+        Just(json!({"a": 2})),
+        Just(json!({"a": "x"})),
+        Just(json!({})),
+        Just(json!(3)),
+    ];
+    prop_oneof![
+        4 => proptest::collection::vec(item, 0..6).prop_map(Value::Array),
+        1 => Just(json!("not an array")),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn array_sizes_folded_into_the_items_table_agree_with_the_plain_nodes(
+        instance in arrays_of_records(),
+        min in 0..4u32,
+        max in 1..6u32,
+        unique in any::<bool>(),
+    ) {
+        let items = json!({"type": "object", "properties": {"a": {"type": "number"}}});
+        let folded = json!({
+            "type": "array", "minItems": min, "maxItems": max, "uniqueItems": unique,
+            "items": items
+        });
+        // Each size check behind an `anyOf` of one branch: not folded.
+        let plain = json!({
+            "type": "array", "items": items,
+            "allOf": [
+                {"anyOf": [{"minItems": min}]},
+                {"anyOf": [{"maxItems": max}]},
+                {"anyOf": [{"uniqueItems": unique}]}
+            ]
+        });
+        let (folded, plain) = (Validator::new(&folded).unwrap(), Validator::new(&plain).unwrap());
+        prop_assert_eq!(folded.is_valid(&instance), plain.is_valid(&instance), "{}", instance);
+        prop_assert_eq!(folded.is_valid(&instance), folded.validate(&instance).is_ok());
+        let errors = folded.iter_errors(&instance).count();
+        prop_assert_eq!(folded.is_valid(&instance), errors == 0, "{}", instance);
+    }
+}
+
+#[test]
+fn array_sizes_beside_a_table_fold_into_it_and_explain_by_keyword() {
+    let v = Validator::new(&json!({
+        "type": "array", "minItems": 2, "maxItems": 3, "uniqueItems": true,
+        "items": {"type": "object", "properties": {"a": {"type": "number"}}}
+    }))
+    .unwrap();
+    let program = format!("{v:?}");
+    let root = program.lines().find(|line| line.starts_with('>')).unwrap_or_default();
+    assert!(root.contains("Array"), "{program}");
+    assert!(v.is_valid(&json!([{"a": 1}, {"a": 2}])));
+    let cases = [
+        (json!([{"a": 1}]), "/minItems"),
+        (json!([{}, {}, {}, {}]), "/maxItems"),
+        (json!([{"a": 1}, {"a": 1}]), "/uniqueItems"),
+        (json!([{"a": 1}, {"a": "x"}]), "/items/properties/a/type"),
+        (json!("x"), "/type"),
+    ];
+    for (bad, keyword) in cases {
+        assert!(!v.is_valid(&bad), "{bad}");
+        let error = v.validate(&bad).unwrap_err();
+        assert_eq!(error.schema_location(), keyword, "{bad}");
+    }
+    // Collecting every error, the size and the item both report.
+    let all: Vec<String> = (v.iter_errors(&json!([{"a": "x"}])))
+        .map(|e| e.schema_location().to_owned())
+        .collect();
+    assert_eq!(all, ["/minItems", "/items/properties/a/type"]);
+}
+
 /// Branches of different types, some only through a `$ref`, an `allOf`, an `if` or a
 /// recursive reference: the compiler's type analysis lets `oneOf`/`anyOf` skip the ones
 /// that cannot accept an instance's type.

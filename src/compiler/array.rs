@@ -5,7 +5,7 @@ use super::{Compiler, Schema};
 use crate::dialect::Draft;
 use crate::dialect::Keyword;
 use crate::error::SchemaError;
-use crate::ids::{NodeId, TableId};
+use crate::ids::{NodeId, Span, TableId};
 use crate::program::{Items, Node, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -78,6 +78,8 @@ impl<'a> Compiler<'a> {
             rest_settle: Settle::Eval,
             prefix_settle: Box::default(),
             keywords: [prefix_keyword.name(), rest_keyword.name()],
+            size_checks: Span::default(),
+            sizes: (0, u32::MAX, false),
         });
         let keyword = if rest.is_some() {
             rest_keyword

@@ -129,7 +129,7 @@ fn check_list(program: &mut Program, span: Span) -> TableId {
 }
 
 /// The kinds of value leaf `node` can fail: a check of one JSON type passes the others.
-fn fails(node: Node) -> TypeSet {
+pub(super) fn fails(node: Node) -> TypeSet {
     match node {
         Node::Valid => TypeSet::NONE,
         Node::MinLength(_) | Node::MaxLength(_) | Node::Pattern(_) | Node::Format(_) => {

@@ -6,11 +6,15 @@
 //! the type, the table); as a [`Node::Object`] it is one: an object goes straight to its
 //! table (the type admits objects, or no fusion happens), any other value to the type
 //! node, which also explains the failure. [`Node::Array`] does the same for `items` that
-//! [`super::leaves`] could not fuse into a leaf. The pass runs after conjunctions are
-//! flat and leaves fused, so the parts it sees are final.
+//! [`super::leaves`] could not fuse into a leaf, and takes in the array's size checks
+//! (`minItems`, `maxItems`, `uniqueItems`) beside it, which its table then settles with
+//! one comparison of the length. Parts beside the type that can only fail values it
+//! rejects anyway (`minItems` beside `"type": "object"`) are dropped. The pass runs
+//! after conjunctions are flat and leaves fused, so the parts it sees are final.
 
+use super::leaves::fails;
 use super::Compiler;
-use crate::ids::{NodeId, Span};
+use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::program::Node;
 use ahash::AHashMap;
@@ -71,18 +75,60 @@ impl Compiler<'_> {
                 _ => None,
             })
             .collect();
-        let [(at_table, node)] = tables[..] else {
+        let [(at_table, mut node)] = tables[..] else {
             return None;
         };
+        // Parts that can fail only values the type rejects anyway (`minItems` beside
+        // `"type": "object"`) say nothing more.
+        let mut folded: SmallVec<[usize; 3]> = (0..parts.len())
+            .filter(|&at| fails(nodes[parts[at].index()]).intersection(set) == TypeSet::NONE)
+            .collect();
+        if let Node::Array { table, gate } = node {
+            let sized = self.sized(table, &parts, &mut folded);
+            node = Node::Array { table: sized, gate };
+        }
         // The gated node keeps the table's location: its errors name its keywords.
         let fused = self.push_located_as(node, parts[at_table]);
         let rest: SmallVec<[NodeId; 8]> = (0..parts.len())
-            .filter(|&at| at != at_type)
+            .filter(|&at| at != at_type && !folded.contains(&at))
             .map(|at| if at == at_table { fused } else { parts[at] })
             .collect();
         Some(match rest[..] {
             [only] => (self.program.nodes[only.index()], Some(only)),
             _ => (Node::All(self.edges(&rest)), None),
         })
+    }
+
+    /// The `items` table `table` with the size checks among `parts` (`minItems`,
+    /// `maxItems`, `uniqueItems`) folded in, as a table of its own (the original may
+    /// serve other schema objects), their positions added to `folded`; `table` itself
+    /// when there are none.
+    fn sized(
+        &mut self,
+        table: TableId,
+        parts: &[NodeId],
+        folded: &mut SmallVec<[usize; 3]>,
+    ) -> TableId {
+        let (mut min, mut max, mut unique) = (0, u32::MAX, false);
+        let mut checks = SmallVec::<[NodeId; 3]>::new();
+        for (at, &part) in parts.iter().enumerate() {
+            match self.program.nodes[part.index()] {
+                Node::MinItems(n) => min = min.max(n),
+                Node::MaxItems(n) => max = max.min(n),
+                Node::UniqueItems => unique = true,
+                _ => continue,
+            }
+            folded.push(at);
+            checks.push(part);
+        }
+        if checks.is_empty() {
+            return table;
+        }
+        let mut sized = self.program.items[table].clone();
+        sized.size_checks = self.edges(&checks);
+        sized.sizes = (min, max, unique);
+        let id = TableId::new(self.program.items.len()).expect("fewer than 2^32 tables");
+        self.program.items.push(sized);
+        id
     }
 }

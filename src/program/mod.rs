@@ -594,6 +594,24 @@ pub(crate) struct Items {
     /// The keywords of `prefix` and `rest` (`prefixItems` and `items`, or `items` and
     /// `additionalItems`), for their annotations.
     pub(crate) keywords: [&'static str; 2],
+    /// The size checks of the table's schema object folded into it (`minItems`,
+    /// `maxItems`, `uniqueItems`, see `compiler::records`): run, as the nodes they
+    /// were, only when an array is not plainly within [`Items::sizes`].
+    pub(crate) size_checks: Span,
+    /// What the `size_checks` say of an array's length, `(min, max)`, and whether they
+    /// ask for unique items: an array of a length within and no uniqueness to check
+    /// passes them all without running them. `(0, u32::MAX)` and `false` when none.
+    pub(crate) sizes: (u32, u32, bool),
+}
+
+impl Items {
+    /// Whether an array of `len` items passes the folded size checks without running
+    /// them (they run otherwise, which settles the verdict and explains a failure).
+    #[inline(always)]
+    pub(crate) fn plainly_sized(&self, len: usize) -> bool {
+        let (min, max, unique) = self.sizes;
+        len >= min as usize && len <= max as usize && !unique
+    }
 }
 
 /// The operands of [`Node::Properties`].

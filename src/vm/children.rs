@@ -8,7 +8,7 @@ use super::marks::{self, Mark};
 use super::show::quote_into;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, TableId};
+use crate::ids::{NodeId, Span, TableId};
 use crate::program::{Entry, Node, Program, Properties, Settle};
 use serde_json::Value;
 use std::fmt::Write;
@@ -26,6 +26,14 @@ where
         let spec = &program.items[table];
         let prefix = &program.edges[spec.prefix];
         let mut ok = true;
+        // The folded size checks run as the nodes they were, unless the length alone
+        // settles them.
+        if !spec.plainly_sized(items.len()) && !self.size_checks(spec.size_checks, instance) {
+            ok = false;
+            if !self.keep_going() {
+                return false;
+            }
+        }
         let settles = spec.prefix_settle.iter();
         for (i, ((item, &node), &settle)) in items.iter().zip(prefix).zip(settles).enumerate() {
             if !self.settle(node, settle, item, Step::Index(i)) {
@@ -97,6 +105,13 @@ where
             );
         }
         ok
+    }
+
+    /// The size checks folded into an `items` table ([`crate::program::Items::sizes`]),
+    /// run as the conjunction they were a part of; out of line, off the common path.
+    #[inline(never)]
+    fn size_checks(&mut self, checks: Span, instance: &Value) -> bool {
+        self.all(checks, instance)
     }
 
     /// The annotations of a passing `prefixItems` (the largest index it applied to, or

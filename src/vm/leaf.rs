@@ -373,6 +373,9 @@ fn tuple(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
         return (true, 0);
     };
     let spec = &program.items[table];
+    // Sizes are folded only into new tables of `Array` nodes (`compiler::records`, after
+    // leaves are fused): a tuple's table has none.
+    debug_assert_eq!(spec.size_checks.len, 0, "a tuple's table with folded sizes");
     let prefix = &program.edges[spec.prefix];
     let mut work = items.len();
     for (i, item) in items.iter().enumerate() {
