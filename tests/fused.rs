@@ -249,6 +249,7 @@ fn typed_branches() -> Vec<Value> {
         json!({"allOf": [{"type": ["number", "string"]}, {"type": "string"}], "maxLength": 3}),
         json!({"if": {"type": "string"}, "then": {"type": "string", "pattern": "^x"}, "else": {"type": "number"}}),
         json!({"minimum": 5}),
+        json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"$ref": "#"}}}),
     ]
 }
 
@@ -277,7 +278,7 @@ proptest! {
     #[test]
     fn type_pruned_branches_agree_with_opaque_ones(
         instance in any_value(),
-        picks in proptest::collection::vec(0..8usize, 1..5),
+        picks in proptest::collection::vec(0..9usize, 1..5),
     ) {
         let defs = json!({"list": {"type": "array", "items": {"$ref": "#"}}});
         agrees_with_opaque_branches(&typed_branches(), &picks, &defs, &instance)?;

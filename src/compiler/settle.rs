@@ -4,6 +4,7 @@
 //! values. Deciding per value whether that child is a lone `type`, another leaf or a
 //! full subschema would cost a dispatch per key or item; this pass decides it once per
 //! slot, on the program's final shape, and stores the answer ([`Settle`]) beside the slot.
+//! So it does for the branches of a union told apart by kind, settled in place.
 
 use super::Compiler;
 use crate::ids::{NodeId, TableId};
@@ -40,8 +41,15 @@ impl Compiler<'_> {
             let prefix = program.edges[items.prefix].iter();
             items.prefix_settle = prefix.map(|&node| settle(node)).collect();
         }
+        let mut by_kinds = std::mem::take(&mut program.by_kinds);
+        for union in &mut by_kinds {
+            for (settle, branch) in union.settles.iter_mut().zip(union.by_kind) {
+                *settle = branch.map_or(Settle::Eval, |branch| Settle::of(program, branch));
+            }
+        }
         program.properties = properties;
         program.items = items;
+        program.by_kinds = by_kinds;
         program.root_settle = match Settle::of(program, program.root) {
             settle @ (Settle::Record(_) | Settle::List(_)) => settle,
             _ => Settle::Eval,

@@ -93,6 +93,7 @@ impl Compiler<'_> {
                     one,
                     branches,
                     by_kind,
+                    settles: Default::default(),
                 });
                 Some(id)
             });

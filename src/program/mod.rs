@@ -291,6 +291,9 @@ pub(crate) enum Settle {
     /// A [`Node::Array`] or [`Node::Items`] (a nested list): an array runs the [`Items`]
     /// table straight away, as for `Record`.
     List(TableId),
+    /// A [`Node::ByKind`] union: its [`ByKind`] table picks the branch straight away,
+    /// with the step and the level an evaluation takes, and settles it in place.
+    ByKind(TableId),
     /// Anything else: a full evaluation.
     #[default]
     Eval,
@@ -307,6 +310,7 @@ impl Settle {
             Node::Checks(table) => Self::of_checks(program, table),
             Node::Object { table, .. } | Node::Properties(table) => Settle::Record(table),
             Node::Array { table, .. } | Node::Items(table) => Settle::List(table),
+            Node::ByKind(table) => Settle::ByKind(table),
             node if node.is_leaf() => Settle::Leaf,
             _ => Settle::Eval,
         }
@@ -408,6 +412,9 @@ pub(crate) struct ByKind {
     pub(crate) branches: Span,
     /// Per kind of value ([`TypeSet::kind_index`]), the one branch that may accept it.
     pub(crate) by_kind: [Option<NodeId>; TypeSet::KINDS],
+    /// How each of those branches is settled in place (set by the compiler's last
+    /// pass; `Eval` where there is no branch).
+    pub(crate) settles: [Settle; TypeSet::KINDS],
 }
 
 /// The operands of [`Node::Annotate`]: the annotation keywords of one schema object.

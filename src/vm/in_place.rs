@@ -262,9 +262,21 @@ where
     #[inline(never)]
     pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
         let spec = &self.program.by_kinds[table];
-        if let Some(branch) = spec.by_kind[TypeSet::kind_index(instance)] {
+        let kind = TypeSet::kind_index(instance);
+        if let Some(branch) = spec.by_kind[kind] {
             let marks = self.marks_len();
-            if self.verdict(branch, instance) {
+            // The branch settled as the compiler decided, in either mode alike (so with
+            // the same budget), its errors discarded; where evaluations are marked, or
+            // annotations kept, evaluated in full.
+            let settle = spec.settles[kind];
+            let passed = if self.tracking || self.annotating() {
+                self.verdict(branch, instance)
+            } else if EXPLAIN {
+                self.quietly(id, |fast| fast.in_place(branch, settle, instance))
+            } else {
+                self.in_place(branch, settle, instance)
+            };
+            if passed {
                 return true;
             }
             self.truncate_marks(marks);

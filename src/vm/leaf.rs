@@ -35,7 +35,7 @@ pub(super) fn verdict(program: &Program, node: Node, value: &Value) -> (bool, us
 
 /// The verdict of `value` on the child `node` settled as `settle`, and its extra steps,
 /// at the call site; `None` for the kinds that need the interpreter (`Record`, `List`,
-/// `Eval`).
+/// `ByKind`, `Eval`).
 #[inline(always)]
 pub(super) fn settled(
     program: &Program,
@@ -83,7 +83,7 @@ pub(super) fn settled(
         }
         Settle::Checks(table) => checks(program, table, value),
         Settle::Leaf => verdict(program, program.nodes[node.index()], value),
-        Settle::Record(_) | Settle::List(_) | Settle::Eval => return None,
+        Settle::Record(_) | Settle::List(_) | Settle::ByKind(_) | Settle::Eval => return None,
     })
 }
 

@@ -481,6 +481,19 @@ where
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
     }
 
+    /// Whether `value` passes `node`, at the current instance location, settled as the
+    /// compiler decided (`settle`): a leaf at once, a record, list or union by kind by
+    /// its table (see [`Vm::nest`]), anything else evaluated. The fast mode's, where no
+    /// evaluation is marked: a union's branch picked by kind.
+    #[inline(always)]
+    fn in_place(&mut self, node: NodeId, settle: Settle, value: &Value) -> bool {
+        debug_assert!(!EXPLAIN && !self.tracking, "in_place marks and explains nothing");
+        match leaf::settled(self.program, settle, node, value) {
+            Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
+            None => self.nest(node, settle, value, Step::Index(0)),
+        }
+    }
+
     /// [`Vm::spend`] for a child settled in place: a stop is located at `step` below the
     /// current instance, where it happened, as if the child had been descended into.
     #[inline(always)]
@@ -496,8 +509,8 @@ where
         ok
     }
 
-    /// [`Vm::settle`] for a child that is not a leaf: a nested record or list of the
-    /// fast mode runs its table at once (the step, depth and stack bounds of
+    /// [`Vm::settle`] for a child that is not a leaf: a nested record, list or union by
+    /// kind of the fast mode runs its table at once (the step, depth and stack bounds of
     /// [`Vm::eval`], without its dispatch); anything else goes through [`Vm::descend`].
     #[inline(always)]
     fn nest(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
@@ -512,6 +525,10 @@ where
             (Settle::List(table), Value::Array(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.items(node, value, table))
+            }
+            (Settle::ByKind(table), _) => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.by_kind(node, value, table))
             }
             _ => self.descend(node, value, step),
         }
