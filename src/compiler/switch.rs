@@ -194,7 +194,7 @@ fn plan<'p>(
         .iter()
         .map(|&branch| facts_of(program, pins, branch, MAX_HOPS))
         .collect();
-    // The property pinned in the most branches.
+    // The properties pinned in at least half the branches.
     let mut counts: AHashMap<&str, u32> = AHashMap::new();
     for branch in &facts {
         let pinned = branch.only.keys().chain(branch.not.keys());
@@ -202,12 +202,27 @@ fn plan<'p>(
             *counts.entry(property).or_default() += 1;
         }
     }
-    let (property, count) = counts
-        .into_iter()
-        .max_by_key(|&(p, n)| (n, std::cmp::Reverse(p)))?;
-    if count * 2 < branches.len {
-        return None;
-    }
+    let mut pinned: Vec<&str> = (counts.into_iter())
+        .filter(|&(_, count)| count * 2 >= branches.len)
+        .map(|(property, _)| property)
+        .collect();
+    // In name order, so that equally good properties are chosen the same way each time.
+    pinned.sort_unstable();
+    // The one that leaves the fewest branches to try: a property every branch pins to
+    // the same values (a shared `$ref` to an enum) tells none apart.
+    (pinned.into_iter())
+        .map(|property| switch_on(program, one, branches, &facts, property))
+        .min_by_key(Switch::candidates_per_case)
+}
+
+/// The switch on `property` for the `branches` with their `facts`.
+fn switch_on(
+    program: &Program,
+    one: bool,
+    branches: Span,
+    facts: &[Facts<'_>],
+    property: &str,
+) -> Switch {
     let mut listing: AHashMap<&str, Vec<u32>> = AHashMap::new();
     let mut open = Vec::new();
     let mut absent = Vec::new();
@@ -251,7 +266,7 @@ fn plan<'p>(
             cases[i] = positions;
         }
     }
-    Some(Switch {
+    Switch {
         one,
         branches,
         property: property.into(),
@@ -259,7 +274,7 @@ fn plan<'p>(
         cases,
         open,
         absent,
-    })
+    }
 }
 
 /// The facts `node` establishes, following only conjunctive structure (and disjunctions
@@ -376,5 +391,32 @@ fn strings_required(program: &Program, node: NodeId) -> Option<Vec<&str>> {
             .iter()
             .find_map(|&part| strings_required(program, part)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    #[test]
+    fn the_property_that_tells_branches_apart_is_chosen_over_a_shared_one() {
+        // Every branch pins `format` (to the same shared enum) and `in` (to a value of
+        // its own); `format` sorts first but tells no branch apart. (Swagger 2.0's
+        // `nonBodyParameter` and its shared `collectionFormat`.)
+        let branch = |place: &str| {
+            json!({"properties": {"in": {"enum": [place]}, "format": {"$ref": "#/$defs/format"},
+                "name": {"type": "string"}}, "additionalProperties": false})
+        };
+        let schema = json!({
+            "$defs": {"format": {"enum": ["csv", "ssv", "pipes"]}},
+            "oneOf": [branch("header"), branch("query"), branch("path"), branch("body")]
+        });
+        let options = crate::ValidationOptions::default();
+        let program = crate::compiler::compile(&schema, &options).unwrap();
+        let [switch] = &program.switches[..] else {
+            panic!("one switch expected: {program:?}");
+        };
+        assert_eq!(&*switch.property, "in");
+        assert!(switch.cases.iter().all(|case| case.len() == 1));
     }
 }

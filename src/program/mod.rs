@@ -388,6 +388,13 @@ pub(crate) struct Switch {
 }
 
 impl Switch {
+    /// How many branches an object leaves to try, on average over the listed values
+    /// and the property's absence (a fixed-point fraction, for comparing switches).
+    pub(crate) fn candidates_per_case(&self) -> u64 {
+        let tried = self.cases.iter().map(Vec::len).sum::<usize>() + self.absent.len();
+        ((tried as u64) << 16) / (self.cases.len() as u64 + 1)
+    }
+
     /// The positions of the branches that may accept `value` for the property.
     pub(crate) fn case(&self, value: &Value) -> &[u32] {
         let Some(value) = value.as_str() else {
