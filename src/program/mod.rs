@@ -746,32 +746,39 @@ impl Properties {
     #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match &self.lookup {
-            NameLookup::Scan(probes) => {
-                // A fixed number of compares against words in the table itself: no
-                // loop, no length, no pointer to keep in a register.
-                let probe = probe(name);
-                for (i, &p) in probes.iter().enumerate() {
-                    // Names may share a probe word: each that does is compared.
-                    if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
-                        return Some(i);
-                    }
-                }
-                None
-            }
-            NameLookup::Quick(index) => self.confirmed(index.candidate(name)?, name),
-            NameLookup::Probed(index) => {
-                index.find(name, |i| self.named.get(i).map(|(name, _)| name.as_bytes()))
-            }
+            NameLookup::Scan(probes) => self.scanned(probes, name),
+            NameLookup::Quick(index) => self.quick(index, name),
+            NameLookup::Probed(index) => self.probed(index, name),
             NameLookup::Hashed(map) => hashed_position(map, name),
         }
     }
-}
 
-impl Properties {
-    /// `i` if the name at position `i` is `name` (an index's one candidate, confirmed).
+    /// [`Properties::position`] by the [`NameLookup::Scan`] of `probes`: a fixed number of
+    /// compares against words in the table itself, no loop, no length, no pointer to keep
+    /// in a register.
     #[inline(always)]
-    fn confirmed(&self, i: usize, name: &str) -> Option<usize> {
+    pub(crate) fn scanned(&self, probes: &[u64; Self::SCAN_UP_TO], name: &str) -> Option<usize> {
+        let probe = probe(name);
+        for (i, &p) in probes.iter().enumerate() {
+            // Names may share a probe word: each that does is compared.
+            if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// [`Properties::position`] by the [`NameLookup::Quick`] `index`.
+    #[inline(always)]
+    pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
+        let i = index.candidate(name)?;
         same_bytes(self.named[i].0.as_bytes(), name.as_bytes()).then_some(i)
+    }
+
+    /// [`Properties::position`] by the [`NameLookup::Probed`] `index`.
+    #[inline(always)]
+    pub(crate) fn probed(&self, index: &ProbedIndex, name: &str) -> Option<usize> {
+        index.find(name, |i| self.named.get(i).map(|(name, _)| name.as_bytes()))
     }
 }
 
@@ -815,7 +822,7 @@ impl NameLookup {
 
 /// [`Properties::position`] through a general hash map.
 #[inline(never)]
-fn hashed_position(map: &ahash::AHashMap<Box<str>, u32>, name: &str) -> Option<usize> {
+pub(crate) fn hashed_position(map: &ahash::AHashMap<Box<str>, u32>, name: &str) -> Option<usize> {
     map.get(name).map(|&i| i as usize)
 }
 

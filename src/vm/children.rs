@@ -9,7 +9,7 @@ use super::show::quote_into;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, Span, TableId};
-use crate::program::{Entry, Node, Program, Properties, Settle};
+use crate::program::{hashed_position, Entry, NameLookup, Node, Program, Properties, Settle};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -368,12 +368,42 @@ where
         if map.len() < spec.required_count as usize {
             return false;
         }
+        if PATTERNS || COSTLY {
+            return self.keyed::<PATTERNS, COSTLY>(id, map, spec, |name| spec.position(name));
+        }
+        // The commonest loop, one per kind of lookup: the kind is decided once per
+        // object, not per key.
+        match &spec.lookup {
+            NameLookup::Scan(probes) => {
+                self.keyed::<false, false>(id, map, spec, |name| spec.scanned(probes, name))
+            }
+            NameLookup::Quick(index) => {
+                self.keyed::<false, false>(id, map, spec, |name| spec.quick(index, name))
+            }
+            NameLookup::Probed(index) => {
+                self.keyed::<false, false>(id, map, spec, |name| spec.probed(index, name))
+            }
+            NameLookup::Hashed(names) => {
+                self.keyed::<false, false>(id, map, spec, |name| hashed_position(names, name))
+            }
+        }
+    }
+
+    /// The loop of [`Vm::plain_properties`], finding each key's entry by `find`.
+    #[inline(always)]
+    fn keyed<const PATTERNS: bool, const COSTLY: bool>(
+        &mut self,
+        id: NodeId,
+        map: &serde_json::Map<String, Value>,
+        spec: &Properties,
+        find: impl Fn(&str) -> Option<usize>,
+    ) -> bool {
         // Unused when `additional_settle` is `Pass` (no `additionalProperties`).
         let additional = spec.additional.unwrap_or(id);
         let mut required_met = 0;
         let mut deferred = Deferred::new((NodeId::default(), &NULL));
         for (key, value) in map {
-            let position = spec.position(key);
+            let position = find(key);
             let mut matched = position.is_some();
             if PATTERNS {
                 for &(regex, node) in &spec.patterns {
