@@ -214,7 +214,10 @@ fn array_sizes_beside_a_table_fold_into_it_and_explain_by_keyword() {
     }))
     .unwrap();
     let program = format!("{v:?}");
-    let root = program.lines().find(|line| line.starts_with('>')).unwrap_or_default();
+    let root = program
+        .lines()
+        .find(|line| line.starts_with('>'))
+        .unwrap_or_default();
     assert!(root.contains("Array"), "{program}");
     assert!(v.is_valid(&json!([{"a": 1}, {"a": 2}])));
     let cases = [

@@ -526,9 +526,10 @@ where
             Settle::Pass => true,
             Settle::Fail => map.is_empty(),
             Settle::Type(set) => map.values().all(|value| set.matches(value)),
-            settle @ (Settle::Record(_) | Settle::List(_) | Settle::ByKind(_) | Settle::Eval) => map
-                .iter()
-                .all(|(key, value)| self.nest(node, settle, value, Step::Key(key))),
+            settle @ (Settle::Record(_) | Settle::List(_) | Settle::ByKind(_) | Settle::Eval) => {
+                map.iter()
+                    .all(|(key, value)| self.nest(node, settle, value, Step::Key(key)))
+            }
             settle @ (Settle::Strings(_)
             | Settle::Text { .. }
             | Settle::Pattern(_)

@@ -487,7 +487,10 @@ where
     /// evaluation is marked: a union's branch picked by kind.
     #[inline(always)]
     fn in_place(&mut self, node: NodeId, settle: Settle, value: &Value) -> bool {
-        debug_assert!(!EXPLAIN && !self.tracking, "in_place marks and explains nothing");
+        debug_assert!(
+            !EXPLAIN && !self.tracking,
+            "in_place marks and explains nothing"
+        );
         match leaf::settled(self.program, settle, node, value) {
             Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
             None => self.nest(node, settle, value, Step::Index(0)),
