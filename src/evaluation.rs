@@ -72,7 +72,9 @@ pub(crate) struct Located {
     pub(crate) absolute_keyword_location: Option<String>,
 }
 
-/// One evaluation of an instance: see the [module docs](self).
+/// One evaluation of an instance by [`Validator::evaluate`](crate::Validator::evaluate):
+/// the verdict, every error, the annotations of the subschemas that passed, and the four
+/// output formats of JSON Schema 2020-12 (Core, section 12) built from them.
 ///
 /// ```
 /// use serde_json::json;
