@@ -5,7 +5,7 @@
 //! subschemas.
 
 use super::show::show_into;
-use super::{Journal, Logged, Mode, Vm};
+use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
@@ -265,16 +265,17 @@ where
         let kind = TypeSet::kind_index(instance);
         if let Some(branch) = spec.by_kind[kind] {
             let marks = self.marks_len();
-            // The branch settled as the compiler decided, in either mode alike (so with
-            // the same budget), its errors discarded; where evaluations are marked, or
+            // The branch settled as the compiler decided (as a loop settles a child, but
+            // at this location, hence no step down), in either mode alike (so with the
+            // same budget), its errors discarded; where evaluations are marked, or
             // annotations kept, evaluated in full.
-            let settle = spec.settles[kind];
+            let (settle, here) = (spec.settles[kind], Step::Index(0));
             let passed = if self.tracking || self.annotating() {
                 self.verdict(branch, instance)
             } else if EXPLAIN {
-                self.quietly(id, |fast| fast.in_place(branch, settle, instance))
+                self.quietly(id, |fast| fast.settle(branch, settle, instance, here))
             } else {
-                self.in_place(branch, settle, instance)
+                self.settle(branch, settle, instance, here)
             };
             if passed {
                 return true;

@@ -481,22 +481,6 @@ where
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
     }
 
-    /// Whether `value` passes `node`, at the current instance location, settled as the
-    /// compiler decided (`settle`): a leaf at once, a record, list or union by kind by
-    /// its table (see [`Vm::nest`]), anything else evaluated. The fast mode's, where no
-    /// evaluation is marked: a union's branch picked by kind.
-    #[inline(always)]
-    fn in_place(&mut self, node: NodeId, settle: Settle, value: &Value) -> bool {
-        debug_assert!(
-            !EXPLAIN && !self.tracking,
-            "in_place marks and explains nothing"
-        );
-        match leaf::settled(self.program, settle, node, value) {
-            Some((ok, work)) => ok && (work == 0 || self.spend(node, work)),
-            None => self.nest(node, settle, value, Step::Index(0)),
-        }
-    }
-
     /// [`Vm::spend`] for a child settled in place: a stop is located at `step` below the
     /// current instance, where it happened, as if the child had been descended into.
     #[inline(always)]
