@@ -9,5 +9,6 @@
 pub(crate) mod decimal;
 pub(crate) mod equal;
 pub(crate) mod number;
+pub(crate) mod object;
 pub(crate) mod pointer;
 pub(crate) mod types;

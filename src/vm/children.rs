@@ -488,7 +488,7 @@ where
         let mut required_met = 0;
         let mut deferred = Deferred::new((NodeId::default(), &NULL));
         for ((name, _), entry) in spec.named.iter().zip(&spec.entries) {
-            let Some(value) = map.get(&**name) else {
+            let Some(value) = crate::json::object::get(map, name) else {
                 continue;
             };
             let Entry {

@@ -225,7 +225,7 @@ where
         let program = self.program;
         let spec = &program.switches[table];
         let candidates = match instance {
-            Value::Object(map) => match map.get(&*spec.property) {
+            Value::Object(map) => match crate::json::object::get(map, &spec.property) {
                 Some(tag) => spec.case(tag),
                 None => &spec.absent,
             },
@@ -362,7 +362,7 @@ where
         let program = self.program;
         let mut ok = true;
         for &(key, node) in &program.dependent_schemas[span] {
-            if map.contains_key(&*program.strings[key]) && !self.eval(node, instance) {
+            if crate::json::object::has(map, &program.strings[key]) && !self.eval(node, instance) {
                 ok = false;
                 if !self.keep_going() {
                     break;

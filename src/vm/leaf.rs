@@ -492,7 +492,7 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
             };
             let entries = &program.dependent_required[span];
             let ok = entries.iter().all(|&(key, names)| {
-                !map.contains_key(&*program.strings[key])
+                !crate::json::object::has(map, &program.strings[key])
                     || missing(program, names, map).next().is_none()
             });
             return (
@@ -554,7 +554,7 @@ fn missing<'p>(
     program.strings[names]
         .iter()
         .map(|name| &**name)
-        .filter(|name| !map.contains_key(*name))
+        .filter(|name| !crate::json::object::has(map, name))
 }
 
 /// Strings longer than this are not parsed to see whether they encode the expected type.
@@ -776,7 +776,7 @@ pub(super) fn explain(
             let Value::Object(map) = value else { return };
             for &(key, names) in &program.dependent_required[span] {
                 let key = &*program.strings[key];
-                if !map.contains_key(key) {
+                if !crate::json::object::has(map, key) {
                     continue;
                 }
                 for name in missing(program, names, map) {
