@@ -336,3 +336,44 @@ fn recursion_that_consumes_input_is_not_a_cycle() {
     assert!(root.is_valid(&json!({"foo": {"foo": {}}})));
     assert!(!root.is_valid(&json!({"foo": {"bar": 1}})));
 }
+
+#[test]
+fn a_discriminated_union_tries_every_branch_that_may_go_round() {
+    // Four branches told apart by `k`: a discriminator may skip a branch only where its
+    // tag test fails. `{"not": {"const": "a", "maxLength": 0}}` passes `"a"` (which fails
+    // `maxLength`), so the first branch, whose `$ref` goes round, must run for `{"k":
+    // "a"}` too. Through every kind of reference, and under `not`.
+    let pin = json!({"properties": {"k": {"not": {"const": "a", "maxLength": 0}}}});
+    let round = |reference: Value| {
+        let mut branch = pin.clone();
+        if let (Some(branch), Value::Object(reference)) = (branch.as_object_mut(), reference) {
+            branch.extend(reference);
+        }
+        branch
+    };
+    let other = json!({"properties": {"k": {"not": {"const": "d"}}}});
+    let cases = [
+        json!({"oneOf": [round(json!({"$ref": "#"})), false, false, other]}),
+        json!({"anyOf": [round(json!({"$ref": "#"})), false, false, other]}),
+        json!({"not": {"anyOf": [round(json!({"$ref": "#"})), false, false,
+                                  {"properties": {"k": {"const": "d"}}}]}}),
+        json!({"$schema": "http://json-schema.org/draft-07/schema#",
+               "oneOf": [{"properties": {"k": {"not": {"allOf": [{"const": "a"}, {"maxLength": 0}]}}},
+                          "allOf": [{"$ref": "#"}]}, false, false, other]}),
+        json!({"$schema": "https://json-schema.org/draft/2019-09/schema", "$recursiveAnchor": true,
+               "oneOf": [round(json!({"$recursiveRef": "#"})), false, false, other]}),
+        json!({"$dynamicAnchor": "n",
+               "oneOf": [round(json!({"$dynamicRef": "#n"})), false, false, other]}),
+    ];
+    for schema in cases {
+        for k in ["a", "b"] {
+            assert!(!check(&schema, &json!({"k": k})), "{schema} {k}");
+        }
+        // Through the MCP profile too (where the dialect allows it).
+        if schema.get("$schema").is_none() {
+            let tool = ToolSchema::input(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
+            let error = tool.validate(&json!({"k": "a"})).expect_err(&schema.to_string());
+            assert_eq!(error.kind(), ValidationErrorKind::InfiniteRecursion, "{error}");
+        }
+    }
+}

@@ -337,13 +337,27 @@ fn tagged_variants() -> Vec<Value> {
     ]
 }
 
+/// [`tagged_variants`] and two whose `not` asks more of the tag than a value: they
+/// exclude no tag (`"circle"` fails `maxLength: 0`, so it passes the `not`).
+fn tagged_variants_and_broad_nots() -> Vec<Value> {
+    let mut variants = tagged_variants();
+    variants.extend([
+        json!({"properties": {"kind": {"not": {"const": "circle", "maxLength": 0}}}}),
+        json!({"properties": {"kind": {"not": {"enum": ["square", "box"], "minLength": 4}}},
+               "required": ["side"]}),
+    ]);
+    variants
+}
+
 proptest! {
     #[test]
     fn an_extended_discriminator_agrees_with_opaque_branches(
         instance in instance(),
-        picks in proptest::collection::vec(0..7usize, 4..8),
+        picks in proptest::collection::vec(0..9usize, 4..8),
     ) {
-        agrees_with_opaque_branches(&tagged_variants(), &picks, &triangle_defs(), &instance)?;
+        agrees_with_opaque_branches(
+            &tagged_variants_and_broad_nots(), &picks, &triangle_defs(), &instance,
+        )?;
     }
 }
 

@@ -363,14 +363,45 @@ fn collect<'p>(
 
 /// The strings a value must not be to pass `node`, when `node` says so with a `not` of a
 /// `const` or an `enum` of strings (alone or among other checks).
+///
+/// The `not`'s schema must accept exactly those strings: a value it rejects passes the
+/// `not`, so `{"not": {"const": "a", "maxLength": 0}}` excludes nothing (`"a"` fails
+/// `maxLength` and passes). Only what a value must be ([`strings_required`]) would let a
+/// branch that accepts the tag go unevaluated: a wrong verdict, and a reference cycle in
+/// it left unseen.
 fn strings_excluded(program: &Program, node: NodeId) -> Option<Vec<&str>> {
     match program.nodes[node.index()] {
-        Node::Not(inner) => strings_required(program, inner),
+        Node::Not(inner) => strings_accepted(program, inner),
         Node::All(span) => program.edges[span]
             .iter()
             .find_map(|&part| strings_excluded(program, part)),
         _ => None,
     }
+}
+
+/// The strings that `node` accepts, when it accepts exactly those values: a `const` or an
+/// `enum` of strings, alone or beside a `type` that admits strings.
+fn strings_accepted(program: &Program, node: NodeId) -> Option<Vec<&str>> {
+    let parts: &[NodeId] = match program.nodes[node.index()] {
+        Node::All(span) => &program.edges[span],
+        Node::Checks(table) => program.check_parts(table),
+        _ => std::slice::from_ref(&node),
+    };
+    let mut accepted: Option<Vec<&str>> = None;
+    for &part in parts {
+        match program.nodes[part.index()] {
+            Node::Type(set) if set.admits(TypeSet::STRING) => {}
+            Node::Const(_) | Node::Enum(_) | Node::StringEnum(_) => {
+                let strings = strings_required(program, part)?;
+                accepted = Some(match accepted {
+                    None => strings,
+                    Some(before) => before.into_iter().filter(|s| strings.contains(s)).collect(),
+                });
+            }
+            _ => return None,
+        }
+    }
+    accepted
 }
 
 /// The strings a value must be one of to pass `node`, when `node` says so with a
