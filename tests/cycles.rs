@@ -372,8 +372,39 @@ fn a_discriminated_union_tries_every_branch_that_may_go_round() {
         // Through the MCP profile too (where the dialect allows it).
         if schema.get("$schema").is_none() {
             let tool = ToolSchema::input(&schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
-            let error = tool.validate(&json!({"k": "a"})).expect_err(&schema.to_string());
-            assert_eq!(error.kind(), ValidationErrorKind::InfiniteRecursion, "{error}");
+            let error = tool
+                .validate(&json!({"k": "a"}))
+                .expect_err(&schema.to_string());
+            assert_eq!(
+                error.kind(),
+                ValidationErrorKind::InfiniteRecursion,
+                "{error}"
+            );
         }
     }
+}
+
+#[test]
+fn cycles_through_references_that_enter_resources_are_found() {
+    // `#/$defs/p` and `e#/$defs/q` refer to each other across two resources that
+    // define dynamic anchors: each reference enters the other's scope.
+    let defs = |p: Value| {
+        json!({"p": p, "e": {"$id": "http://ex.com/e", "$dynamicAnchor": "x",
+                             "$defs": {"q": {"$ref": "http://ex.com/r#/$defs/p"}}}})
+    };
+    let schema = json!({"$id": "http://ex.com/r", "$dynamicAnchor": "r",
+        "$defs": defs(json!({"$ref": "http://ex.com/e#/$defs/q"})),
+        "allOf": [{"$ref": "http://ex.com/e#/$defs/q"}]});
+    let error = schema_error(&schema, Draft::Draft202012);
+    assert_eq!(error.kind(), SchemaErrorKind::InfiniteRecursion, "{error}");
+    // Only values that are not strings go round.
+    let schema = json!({"$id": "http://ex.com/r", "$dynamicAnchor": "r",
+        "$defs": defs(json!({"anyOf": [{"type": "string"}, {"$ref": "http://ex.com/e#/$defs/q"}]})),
+        "not": {"$ref": "http://ex.com/e#/$defs/q"}});
+    assert!(!check(&schema, &json!(1)));
+    let validator = Validator::new(&schema).unwrap();
+    let error = validator
+        .validate(&json!("x"))
+        .expect_err("the not of a string fails");
+    assert_eq!(error.kind(), ValidationErrorKind::Not, "{error}");
 }

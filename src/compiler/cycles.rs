@@ -102,8 +102,16 @@ impl Compiler<'_> {
     pub(crate) fn settle_cycles(&mut self) -> Result<(), SchemaError> {
         // Lowering walks the schema as a tree: only a reference leads back to a node
         // lowered before, so every cycle goes through one, and the search starts there.
+        // (A reference into another resource with dynamic anchors enters its scope: a
+        // `Scope` node.)
+        let reference = |node: &Node| {
+            matches!(
+                node,
+                Node::Ref(_) | Node::DynamicRef(_) | Node::Scope { .. }
+            )
+        };
         let references = (self.program.nodes.iter().enumerate())
-            .filter(|(_, node)| matches!(node, Node::Ref(_) | Node::DynamicRef(_)))
+            .filter(|(_, node)| reference(node))
             .filter_map(|(i, _)| NodeId::new(i));
         if references.clone().next().is_none() {
             return Ok(());
