@@ -67,6 +67,9 @@ fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>) -> TypeSe
         Node::All(span) => program.edges[span]
             .iter()
             .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),
+        Node::PropertyLogic(table) => program.edges[program.property_logic[table].parts]
+            .iter()
+            .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),
         Node::Checks(table) => program
             .check_parts(table)
             .iter()

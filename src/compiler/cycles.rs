@@ -45,6 +45,7 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
     };
     match node {
         Node::All(span) => each(span, Edge::Always),
+        Node::PropertyLogic(table) => each(program.property_logic[table].parts, Edge::Always),
         Node::Checks(table) => each(program.check_lists[table].parts, Edge::Always),
         Node::Any(span) | Node::One(span) | Node::AnyLeaf(span) | Node::OneLeaf(span) => {
             each(span, Edge::Sometimes)

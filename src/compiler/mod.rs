@@ -32,6 +32,7 @@ mod conjunction;
 mod cycles;
 mod inline;
 mod leaves;
+mod logic;
 mod object;
 mod records;
 mod scalar;
@@ -556,6 +557,7 @@ impl<'a> Compiler<'a> {
         // The discriminator reads which branches accept objects.
         self.derive_admits();
         self.discriminate();
+        self.fuse_property_logic();
         self.settle_slots();
         // Give back what `reserve_for_scanned` over-estimated.
         self.program.nodes.shrink_to_fit();

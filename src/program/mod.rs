@@ -175,6 +175,11 @@ pub(crate) enum Node {
     /// the current instance location when the object passes. Always passes; only the
     /// annotating program (built for `Validator::evaluate`) has such nodes.
     Annotate(TableId),
+    /// A conjunction of checks on an object that depend only on which of some names it
+    /// has and on leaf checks of those properties' values (`required`, `if` on a tag's
+    /// value, `anyOf` of `required`s, `dependentRequired`...): see [`PropertyLogic`]. The
+    /// same verdict as the `All` of its parts, which it replaces.
+    PropertyLogic(TableId),
 }
 
 /// The leaf kinds of [`Node`] but `Valid` and `Type` (which the interpreter settles
@@ -234,6 +239,7 @@ macro_rules! applicators {
             | Node::DependentSchemas(_)
             | Node::Unevaluated(_)
             | Node::Annotate(_)
+            | Node::PropertyLogic(_)
     };
 }
 
@@ -422,6 +428,96 @@ pub(crate) struct ByKind {
     /// How each of those branches is settled in place (set by the compiler's last
     /// pass; `Eval` where there is no branch).
     pub(crate) settles: [Settle; TypeSet::KINDS],
+}
+
+/// The operands of [`Node::PropertyLogic`]: checks of an object that read only which of
+/// [`PropertyLogic::names`] it has and leaf checks of some of their values, as one
+/// formula of [`Clause`]s. The fast mode finds the names in one pass over the object's
+/// keys (or one lookup per name in a large object) and evaluates the formula on the
+/// presence bits; every other run (explaining, tracking evaluations for
+/// `unevaluated*`) and every value that is not an object evaluates `parts` as an `All`.
+#[derive(Clone, Debug)]
+pub(crate) struct PropertyLogic {
+    /// The nodes this replaces, in order: the formula's meaning.
+    pub(crate) parts: Span,
+    /// The names the formula reads, at most [`PropertyLogic::MAX_NAMES`]: name `i` (a
+    /// position in the set) is bit `i` of the presence bits.
+    pub(crate) names: NameSet,
+    /// Per name, where the pass keeps its value ([`PropertyLogic::NO_SLOT`] for names
+    /// whose value no clause reads).
+    pub(crate) slots: Box<[u8]>,
+    /// The clauses, children before their parents.
+    pub(crate) clauses: Box<[Clause]>,
+    /// The formula: the clause that holds when every part passes.
+    pub(crate) root: u32,
+    /// Children of `All` / `Any` / `One` clauses (indices into `clauses`).
+    pub(crate) edges: Box<[u32]>,
+}
+
+impl PropertyLogic {
+    /// The most names one formula reads (one bit each).
+    pub(crate) const MAX_NAMES: usize = 64;
+    /// The most values one formula reads.
+    pub(crate) const MAX_VALUES: usize = 8;
+    /// [`PropertyLogic::slots`] of a name whose value is not read.
+    pub(crate) const NO_SLOT: u8 = u8::MAX;
+}
+
+/// One clause of a [`PropertyLogic`] formula, over the presence bits of its names and
+/// the values it keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Clause {
+    /// Always holds.
+    True,
+    /// Never holds.
+    False,
+    /// Every name of the mask is present (`required`).
+    Has(u64),
+    /// No name of the mask is present (`properties` of `false`).
+    Lacks(u64),
+    /// When a name of `when` is present, so is every name of `then` (`dependentRequired`).
+    Implies {
+        /// The dependent name.
+        when: u64,
+        /// The names it requires.
+        then: u64,
+    },
+    /// The object has `min..=max` properties (`minProperties`, `maxProperties`).
+    Count {
+        /// The least count.
+        min: u32,
+        /// The greatest count.
+        max: u32,
+    },
+    /// When the name of `bit` is present, its value (kept in `slot`) passes the leaf
+    /// `node` (a property's schema under `properties`), settled as `settle`.
+    Value {
+        /// The name's bit.
+        bit: u8,
+        /// Where its value is kept.
+        slot: u8,
+        /// The leaf.
+        node: NodeId,
+        /// How the leaf is settled ([`Settle::of`] it).
+        settle: Settle,
+    },
+    /// The clause does not hold (`not`).
+    Not(u32),
+    /// Every clause of the span (of `edges`) holds.
+    All(u32, u32),
+    /// At least one does (`anyOf`).
+    Any(u32, u32),
+    /// Exactly one does (`oneOf`).
+    One(u32, u32),
+    /// `then` when `test` holds, else `otherwise` (`if` / `then` / `else`).
+    If {
+        /// The `if` clause.
+        test: u32,
+        /// The `then` clause.
+        then: u32,
+        /// The `else` clause.
+        otherwise: u32,
+    },
 }
 
 /// The operands of [`Node::Annotate`]: the annotation keywords of one schema object.
@@ -893,6 +989,8 @@ pub(crate) struct Program {
     pub(crate) check_lists: Vec<CheckList>,
     /// [`Node::Format`] operands.
     pub(crate) formats: Vec<Format>,
+    /// [`Node::PropertyLogic`] operands.
+    pub(crate) property_logic: Vec<PropertyLogic>,
     /// `dependentRequired`: a property name and the span (of `strings`) it requires.
     pub(crate) dependent_required: Vec<(StrId, Span)>,
     /// `dependentSchemas`: a property name and the node applied when it is present.
@@ -938,6 +1036,124 @@ impl Program {
             Node::All(span) => self.edges[span].iter().map(|&child| shallow(child)).sum(),
             _ => shallow(id),
         }
+    }
+
+    /// Calls `visit` on every node that node `id` refers to (its subschemas, the parts
+    /// it fuses, the nodes kept to explain it).
+    pub(crate) fn for_each_child(&self, id: NodeId, mut visit: impl FnMut(NodeId)) {
+        let mut span = |span: Span| self.edges[span].iter().for_each(|&child| visit(child));
+        match self.nodes[id.index()] {
+            Node::Valid
+            | Node::Invalid
+            | Node::Type(_)
+            | Node::Const(_)
+            | Node::Enum(_)
+            | Node::StringEnum(_)
+            | Node::Minimum(_)
+            | Node::Maximum(_)
+            | Node::ExclusiveMinimum(_)
+            | Node::ExclusiveMaximum(_)
+            | Node::MultipleOf(_)
+            | Node::MinLength(_)
+            | Node::MaxLength(_)
+            | Node::Pattern(_)
+            | Node::Format(_)
+            | Node::MinItems(_)
+            | Node::MaxItems(_)
+            | Node::UniqueItems
+            | Node::MinProperties(_)
+            | Node::MaxProperties(_)
+            | Node::Required(_)
+            | Node::DependentRequired(_)
+            | Node::Annotate(_) => {}
+            Node::All(edges)
+            | Node::Any(edges)
+            | Node::AnyLeaf(edges)
+            | Node::One(edges)
+            | Node::OneLeaf(edges) => span(edges),
+            Node::Checks(table) => span(self.check_lists[table].parts),
+            Node::ArrayOf(table) => span(self.array_ofs[table].parts),
+            Node::Switch(table) => span(self.switches[table].branches),
+            Node::ByKind(table) => span(self.by_kinds[table].branches),
+            Node::PropertyLogic(table) => span(self.property_logic[table].parts),
+            Node::EachItem(child)
+            | Node::Not(child)
+            | Node::Annotations(child)
+            | Node::Ref(child)
+            | Node::Guard(child)
+            | Node::PropertyNames(child)
+            | Node::Scope { body: child, .. }
+            | Node::Contains { schema: child, .. } => visit(child),
+            Node::Condition {
+                test,
+                then,
+                otherwise,
+            } => {
+                visit(test);
+                visit(then);
+                visit(otherwise);
+            }
+            Node::DynamicRef(table) => {
+                let dynamic = &self.dynamic_refs[table];
+                visit(dynamic.target);
+                let name = &self.strings[dynamic.anchor];
+                for &(anchor, target) in &self.anchors {
+                    if self.strings[anchor] == *name {
+                        visit(target);
+                    }
+                }
+            }
+            Node::Items(table) | Node::Tuple(table) | Node::Array { table, .. } => {
+                let items = &self.items[table];
+                self.edges[items.prefix]
+                    .iter()
+                    .for_each(|&child| visit(child));
+                self.edges[items.size_checks]
+                    .iter()
+                    .for_each(|&child| visit(child));
+                if let Some(rest) = items.rest {
+                    visit(rest);
+                }
+                if let Node::Array { gate, .. } = self.nodes[id.index()] {
+                    visit(gate);
+                }
+            }
+            Node::Properties(table) | Node::Object { table, .. } => {
+                let spec = &self.properties[table];
+                spec.named.iter().for_each(|&(_, child)| visit(child));
+                spec.patterns.iter().for_each(|&(_, child)| visit(child));
+                spec.additional.into_iter().for_each(&mut visit);
+                spec.required_node.into_iter().for_each(&mut visit);
+                if let Node::Object { gate, .. } = self.nodes[id.index()] {
+                    visit(gate);
+                }
+            }
+            Node::DependentSchemas(entries) => self.dependent_schemas[entries]
+                .iter()
+                .for_each(|&(_, child)| visit(child)),
+            Node::Unevaluated(table) => {
+                let unevaluated = &self.unevaluated[table];
+                visit(unevaluated.body);
+                unevaluated.properties.into_iter().for_each(&mut visit);
+                unevaluated.items.into_iter().for_each(&mut visit);
+            }
+        }
+    }
+
+    /// Per node, whether the root reaches it.
+    pub(crate) fn reachable(&self) -> Vec<bool> {
+        let mut reached = vec![false; self.nodes.len()];
+        let mut stack = vec![self.root];
+        reached[self.root.index()] = true;
+        while let Some(id) = stack.pop() {
+            self.for_each_child(id, |child| {
+                if !reached[child.index()] {
+                    reached[child.index()] = true;
+                    stack.push(child);
+                }
+            });
+        }
+        reached
     }
 
     /// The parts of the [`Node::Checks`] of `table`, in schema order.
@@ -1019,6 +1235,15 @@ impl Program {
                 })
                 .sum::<usize>()
             + table(&self.formats)
+            + (self.property_logic.iter())
+                .map(|logic| {
+                    size_of::<PropertyLogic>()
+                        + logic.names.memory_usage()
+                        + logic.slots.len()
+                        + logic.clauses.len() * size_of::<Clause>()
+                        + logic.edges.len() * size_of::<u32>()
+                })
+                .sum::<usize>()
             + table(&self.dependent_required)
             + table(&self.dependent_schemas)
             + table(&self.scopes)

@@ -24,6 +24,7 @@ mod children;
 pub(crate) use annotate::absolute_location;
 mod in_place;
 mod leaf;
+mod logic;
 mod marks;
 mod show;
 
@@ -435,6 +436,7 @@ where
             Node::PropertyNames(child) => self.nested(id, |vm| vm.property_names(instance, child)),
             Node::Unevaluated(table) => self.nested(id, |vm| vm.unevaluated(id, instance, table)),
             Node::Annotate(table) => self.record_annotations(id, table, instance),
+            Node::PropertyLogic(table) => self.property_logic(id, instance, table),
             other_leaves!() => self.leaf(id, node, instance),
         }
     }

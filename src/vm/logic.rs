@@ -1,0 +1,151 @@
+//! [`Node::PropertyLogic`]: a formula over which names an object has and leaf checks of
+//! their values, settled in one pass over the object (see `compiler::logic`).
+//!
+//! [`Node::PropertyLogic`]: crate::program::Node::PropertyLogic
+
+use super::leaf;
+use super::{Logged, Mode, Vm};
+use crate::ids::{NodeId, TableId};
+use crate::program::{Clause, PropertyLogic};
+use serde_json::{Map, Value};
+
+/// Objects of up to this many keys are walked key by key; larger ones too, unless they
+/// have more than this many keys per name the formula reads, which are then looked up
+/// one by one.
+const WALK_UP_TO: usize = 11;
+/// See [`WALK_UP_TO`].
+const KEYS_PER_NAME: usize = 6;
+
+/// What one pass found of a formula's names in an object.
+struct Found<'v> {
+    /// Bit `i`: the object has name `i`.
+    present: u64,
+    /// The values the formula reads, by slot (only those of present names are set).
+    values: [&'v Value; PropertyLogic::MAX_VALUES],
+    /// How many properties the object has.
+    count: usize,
+}
+
+impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
+where
+    Mode<EXPLAIN>: Logged,
+{
+    /// The verdict of the parts of `table`: on an object in the fast mode, the formula's;
+    /// otherwise the parts', as the `All` they were. One level deeper, as every
+    /// applicator.
+    #[inline(never)]
+    pub(super) fn property_logic(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        self.nested(id, |vm| vm.formula(id, instance, table))
+    }
+
+    #[inline(always)]
+    fn formula(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let logic = &self.program.property_logic[table];
+        let Value::Object(map) = instance else {
+            return self.all(logic.parts, instance);
+        };
+        if EXPLAIN || self.tracking {
+            return self.all(logic.parts, instance);
+        }
+        // A step per key, as for a loop over them, whichever way the names are found.
+        if !self.spend(id, map.len()) {
+            return false;
+        }
+        let found = find(logic, map);
+        self.clause(logic, logic.root, &found)
+    }
+
+    /// Whether clause `at` of `logic` holds of what `found` says of the object.
+    fn clause(&mut self, logic: &PropertyLogic, at: u32, found: &Found<'_>) -> bool {
+        let Found {
+            present,
+            values,
+            count,
+        } = found;
+        match logic.clauses[at as usize] {
+            Clause::True => true,
+            Clause::False => false,
+            Clause::Has(mask) => present & mask == mask,
+            Clause::Lacks(mask) => present & mask == 0,
+            Clause::Implies { when, then } => present & when == 0 || present & then == then,
+            Clause::Count { min, max } => (min as usize..=max as usize).contains(count),
+            Clause::Value {
+                bit,
+                slot,
+                node,
+                settle,
+            } => {
+                if present >> bit & 1 == 0 {
+                    return true;
+                }
+                let value = values[usize::from(slot)];
+                // A leaf always settles at the call site.
+                let (ok, work) =
+                    leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
+                ok && (work == 0 || self.spend(node, work))
+            }
+            Clause::Not(inner) => !self.clause(logic, inner, found),
+            Clause::All(start, end) => {
+                (start..end).all(|edge| self.clause(logic, logic.edges[edge as usize], found))
+            }
+            Clause::Any(start, end) => {
+                (start..end).any(|edge| self.clause(logic, logic.edges[edge as usize], found))
+            }
+            Clause::One(start, end) => {
+                let mut passed = 0;
+                for edge in start..end {
+                    if self.clause(logic, logic.edges[edge as usize], found) {
+                        passed += 1;
+                        if passed > 1 {
+                            return false;
+                        }
+                    }
+                }
+                passed == 1
+            }
+            Clause::If {
+                test,
+                then,
+                otherwise,
+            } => match self.clause(logic, test, found) {
+                true => self.clause(logic, then, found),
+                false => self.clause(logic, otherwise, found),
+            },
+        }
+    }
+}
+
+/// Which of the names of `logic` `map` has, and the values the formula reads.
+#[inline(always)]
+fn find<'v>(logic: &PropertyLogic, map: &'v Map<String, Value>) -> Found<'v> {
+    static NULL: Value = Value::Null;
+    let mut found = Found {
+        present: 0,
+        values: [&NULL; PropertyLogic::MAX_VALUES],
+        count: map.len(),
+    };
+    let mut keep = |at: usize, value: &'v Value| {
+        found.present |= 1 << at;
+        if let Some(&slot) = logic
+            .slots
+            .get(at)
+            .filter(|&&s| s != PropertyLogic::NO_SLOT)
+        {
+            found.values[usize::from(slot)] = value;
+        }
+    };
+    if map.len() <= WALK_UP_TO || map.len() <= KEYS_PER_NAME * logic.names.len() {
+        for (key, value) in map {
+            if let Some(at) = logic.names.position(key) {
+                keep(at, value);
+            }
+        }
+    } else {
+        for (at, name) in logic.names.names().enumerate() {
+            if let Some(value) = crate::json::object::get(map, name) {
+                keep(at, value);
+            }
+        }
+    }
+    found
+}
