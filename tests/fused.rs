@@ -631,3 +631,72 @@ proptest! {
         prop_assert_eq!(verdict, fast.iter_errors(&instance).next().is_none());
     }
 }
+
+/// Names that sort in byte order unlike their lengths, share prefixes, and are not ASCII.
+const RECORD_NAMES: [&str; 6] = ["a", "ab", "b", "B", "\u{e9}t\u{e9}", "a b"];
+
+/// A closed record that requires every name it lists (some of [`RECORD_NAMES`]), the
+/// same with one more optional name no instance has (which the exact loop does not
+/// take), and where the record sits: the root, an array's items, a property's value.
+fn closed_records() -> impl Strategy<Value = (Value, Value)> {
+    let leaf = prop_oneof![
+        Just(json!({"type": "integer"})),
+        Just(json!({"type": "string"})),
+        Just(json!(true)),
+        Just(json!({"enum": [1, "x"]})),
+    ];
+    (
+        proptest::collection::btree_map(
+            proptest::sample::select(RECORD_NAMES.to_vec()),
+            leaf,
+            1..5,
+        ),
+        0..3usize,
+    )
+        .prop_map(|(table, place)| {
+            let names: Vec<&str> = table.keys().copied().collect();
+            let record = |extra: bool| {
+                let mut properties = json!(table);
+                if extra {
+                    properties["never-given"] = json!(true);
+                }
+                json!({"type": "object", "properties": properties, "required": names,
+                       "additionalProperties": false})
+            };
+            let placed = |record: Value| match place {
+                0 => record,
+                1 => json!({"type": "array", "items": record}),
+                _ => json!({"type": "object", "properties": {"r": record}}),
+            };
+            (placed(record(false)), placed(record(true)))
+        })
+}
+
+/// Objects over [`RECORD_NAMES`] (and one more name), where the records sit.
+fn record_instances() -> impl Strategy<Value = Vec<Value>> {
+    let value = prop_oneof![Just(json!(1)), Just(json!("x")), Just(json!(null))];
+    let names = prop_oneof![proptest::sample::select(RECORD_NAMES.to_vec()), Just("c")];
+    let object = proptest::collection::btree_map(names.prop_map(String::from), value, 0..6)
+        .prop_map(|map| Value::Object(map.into_iter().collect()));
+    proptest::collection::vec(object, 1..4).prop_map(|objects| {
+        let mut instances = objects.clone();
+        instances.push(Value::Array(objects.clone()));
+        instances.extend(objects.into_iter().map(|object| json!({"r": object})));
+        instances.push(json!("not an object"));
+        instances
+    })
+}
+
+proptest! {
+    #[test]
+    fn closed_records_checked_key_by_key_agree_with_the_lookup_loop(
+        (exact, looked_up) in closed_records(),
+        instances in record_instances(),
+    ) {
+        let (exact, looked_up) = (Validator::new(&exact).unwrap(), Validator::new(&looked_up).unwrap());
+        for instance in &instances {
+            prop_assert_eq!(exact.is_valid(instance), looked_up.is_valid(instance), "{}", instance);
+            prop_assert_eq!(exact.validate(instance).is_ok(), exact.is_valid(instance));
+        }
+    }
+}

@@ -8,7 +8,7 @@
 
 use super::Compiler;
 use crate::ids::{NodeId, TableId};
-use crate::program::{Node, Program, Settle};
+use crate::program::{Node, Program, Properties, Settle};
 
 impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables (and the cost of each
@@ -18,7 +18,17 @@ impl Compiler<'_> {
         let mut properties = std::mem::take(&mut program.properties);
         let mut items = std::mem::take(&mut program.items);
         let branches = branch_tables(program, properties.len());
-        let settle = |id: NodeId| Settle::of(program, id);
+        let mut by_kinds = std::mem::take(&mut program.by_kinds);
+        // Which tables have an exact order: a record slot of theirs settles as `Exact`.
+        for table in &mut properties {
+            let additional = table.additional.map(|node| Settle::of(program, node));
+            table.exact = exact_order(table, additional.unwrap_or(Settle::Pass));
+        }
+        let exact: Vec<bool> = properties.iter().map(|t| t.exact.is_some()).collect();
+        let settle = |id: NodeId| match Settle::of(program, id) {
+            Settle::Record(table) if exact[table.index()] => Settle::Exact(table),
+            settle => settle,
+        };
         for (table, &branch) in properties.iter_mut().zip(&branches) {
             for (entry, &(_, node)) in table.entries.iter_mut().zip(&table.named) {
                 entry.settle = settle(node);
@@ -41,20 +51,36 @@ impl Compiler<'_> {
             let prefix = program.edges[items.prefix].iter();
             items.prefix_settle = prefix.map(|&node| settle(node)).collect();
         }
-        let mut by_kinds = std::mem::take(&mut program.by_kinds);
         for union in &mut by_kinds {
-            for (settle, branch) in union.settles.iter_mut().zip(union.by_kind) {
-                *settle = branch.map_or(Settle::Eval, |branch| Settle::of(program, branch));
+            for (slot, branch) in union.settles.iter_mut().zip(union.by_kind) {
+                *slot = branch.map_or(Settle::Eval, settle);
             }
         }
+        let root_settle = match settle(program.root) {
+            settle @ (Settle::Record(_) | Settle::Exact(_) | Settle::List(_)) => settle,
+            _ => Settle::Eval,
+        };
         program.properties = properties;
         program.items = items;
         program.by_kinds = by_kinds;
-        program.root_settle = match Settle::of(program, program.root) {
-            settle @ (Settle::Record(_) | Settle::List(_)) => settle,
-            _ => Settle::Eval,
-        };
+        program.root_settle = root_settle;
     }
+}
+
+/// [`Properties::exact`] of `table`: the positions of its names in byte order, when
+/// it is closed and requires them all.
+fn exact_order(table: &Properties, additional: Settle) -> Option<Box<[u32]>> {
+    let closed = table.patterns.is_empty() && additional == Settle::Fail;
+    let all_required = table.entries.iter().all(|entry| entry.required);
+    if !closed || !all_required || table.named.is_empty() {
+        return None;
+    }
+    let mut order: Vec<u32> = (0..table.named.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let name = |i: u32| table.named[i as usize].0.as_bytes();
+        name(a).cmp(name(b))
+    });
+    Some(order.into_boxed_slice())
 }
 
 /// Which property tables (of `count`) are the body of an `anyOf` / `oneOf` branch: where

@@ -294,6 +294,9 @@ pub(crate) enum Settle {
     /// [`Properties`] table straight away, with the step and the level an evaluation
     /// takes; any other value is evaluated.
     Record(TableId),
+    /// A `Record` whose table has an [exact](Properties::exact) order: an object runs
+    /// the exact loop straight away.
+    Exact(TableId),
     /// A [`Node::Array`] or [`Node::Items`] (a nested list): an array runs the [`Items`]
     /// table straight away, as for `Record`.
     List(TableId),
@@ -756,6 +759,14 @@ pub(crate) struct Properties {
     /// `additionalProperties` absent or always passing; set by the compiler's last
     /// pass): then only the named ones need looking at.
     pub(crate) open: bool,
+    /// For a closed table that requires every name it lists (`additionalProperties:
+    /// false`, every property required, no `patternProperties`: the strict shape of tool
+    /// schemas), the positions in `named` of its names in the order an object's keys
+    /// come in (byte order): a passing object has exactly these keys, so its `i`-th key
+    /// must be the `i`-th of them, found without a lookup (set by the compiler's last
+    /// pass, which then settles the table's slots as [`Settle::Exact`]; `None` for any
+    /// other table).
+    pub(crate) exact: Option<Box<[u32]>>,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.
@@ -1213,6 +1224,7 @@ impl Program {
                         + p.lookup.memory_usage()
                         + table(&p.entries)
                         + table(&p.patterns)
+                        + p.exact.as_ref().map_or(0, |order| order.len() * size_of::<u32>())
                 })
                 .sum::<usize>()
             + table(&self.items)

@@ -83,7 +83,11 @@ pub(super) fn settled(
         }
         Settle::Checks(table) => checks(program, table, value),
         Settle::Leaf => verdict(program, program.nodes[node.index()], value),
-        Settle::Record(_) | Settle::List(_) | Settle::ByKind(_) | Settle::Eval => return None,
+        Settle::Record(_)
+        | Settle::Exact(_)
+        | Settle::List(_)
+        | Settle::ByKind(_)
+        | Settle::Eval => return None,
     })
 }
 

@@ -511,6 +511,10 @@ where
                 self.steps -= 1;
                 self.nested(node, |vm| vm.properties(node, value, table))
             }
+            (Settle::Exact(table), Value::Object(_)) => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.exact_record(node, value, table))
+            }
             (Settle::List(table), Value::Array(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.items(node, value, table))
