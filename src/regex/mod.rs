@@ -376,6 +376,10 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
 pub(crate) struct Lazy {
     /// The translated pattern.
     pattern: Box<str>,
+    /// The pattern as the engine's parser read it when the schema compiled (to check
+    /// its syntax): the automaton and the table are built from it, so that the first
+    /// search does not parse the pattern again (a third of the late build's cost).
+    hir: ::regex_syntax::hir::Hir,
     /// The ASCII characters each of a match's first bytes must be one of
     /// ([`Translation::prefix`]), as pairs of 64-bit words: a haystack that does not
     /// start so is refused without a search (an `anyOf` of `^[Ee][Ss]2017...`,
@@ -395,6 +399,7 @@ impl Clone for Lazy {
     fn clone(&self) -> Self {
         Lazy {
             pattern: self.pattern.clone(),
+            hir: self.hir.clone(),
             prefix: self.prefix.clone(),
             automaton: self.automaton.clone(),
             table: self.table.clone(),
@@ -422,14 +427,16 @@ impl Lazy {
     /// A lazy automaton for `pattern`, whose syntax is checked now.
     fn new(pattern: String, prefix: &[u128]) -> Result<Lazy, PatternError> {
         let config = ::regex_automata::util::syntax::Config::new().utf8(true);
-        ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
-            // As in `automaton`: the message's last line says what is wrong.
-            let message = error.to_string();
-            let reason = message.lines().last().unwrap_or_default();
-            PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
-        })?;
+        let hir =
+            ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
+                // As in `automaton`: the message's last line says what is wrong.
+                let message = error.to_string();
+                let reason = message.lines().last().unwrap_or_default();
+                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
+            })?;
         Ok(Lazy {
             pattern: pattern.into(),
+            hir,
             prefix: prefix.iter().map(|&set| AsciiSet::ascii(set)).collect(),
             automaton: std::sync::OnceLock::new(),
             table: std::sync::OnceLock::new(),
@@ -450,9 +457,7 @@ impl Lazy {
                 let searches = self.searches.load(Ordering::Relaxed);
                 self.searches.store(searches + 1, Ordering::Relaxed);
                 match searches >= Self::TABLE_AFTER * self.pattern.len() as u32 {
-                    true => (self.table)
-                        .get_or_init(|| Table::new(&self.pattern))
-                        .as_ref(),
+                    true => (self.table).get_or_init(|| Table::new(&self.hir)).as_ref(),
                     false => None,
                 }
             }
@@ -465,8 +470,7 @@ impl Lazy {
             let config = automaton_config().nfa_size_limit(None);
             Automaton::builder()
                 .configure(config)
-                .syntax(::regex_automata::util::syntax::Config::new().utf8(true))
-                .build(&self.pattern)
+                .build_from_hir(&self.hir)
                 .ok()
         });
         automaton.as_ref().is_some_and(|a| a.is_match(haystack))

@@ -17,7 +17,7 @@
 use regex_automata::dfa::{dense, Automaton as _, StartKind};
 use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
-use regex_automata::util::{start, syntax};
+use regex_automata::util::start;
 use regex_automata::Anchored;
 
 /// The most heap the determinization of one pattern may use, in bytes.
@@ -36,15 +36,12 @@ pub(super) struct Table {
 }
 
 impl Table {
-    /// The table of a translated `pattern`, or `None` when the pattern is not anchored
-    /// at the start or its table would exceed the limits (or it needs something a DFA
-    /// cannot do, such as a Unicode word boundary, which translated patterns never ask
-    /// for).
-    pub(super) fn new(pattern: &str) -> Option<Table> {
-        let nfa = thompson::Compiler::new()
-            .syntax(syntax::Config::new().utf8(true))
-            .build(pattern)
-            .ok()?;
+    /// The table of a translated pattern, as the engine's parser read it (`hir`), or
+    /// `None` when the pattern is not anchored at the start or its table would exceed
+    /// the limits (or it needs something a DFA cannot do, such as a Unicode word
+    /// boundary, which translated patterns never ask for).
+    pub(super) fn new(hir: &regex_syntax::hir::Hir) -> Option<Table> {
+        let nfa = thompson::Compiler::new().build_from_hir(hir).ok()?;
         // Only patterns anchored at the start (`^...`, the common case) get a table. An
         // unanchored search needs a prefix matching any code point, whose UTF-8 states
         // make determinizing a hundred times costlier (4 ms for `^a5|a6|a7$`, where a
@@ -123,9 +120,15 @@ mod tests {
         r"^(?:[a-z]{1,3}\.){2}[a-z]+$",
     ];
 
+    /// The table of a translated pattern, parsed as `Lazy` parses it.
+    fn table(translated: &str) -> Option<Table> {
+        let config = regex_automata::util::syntax::Config::new().utf8(true);
+        Table::new(&regex_automata::util::syntax::parse_with(translated, &config).unwrap())
+    }
+
     fn engines(source: &str) -> (Table, Automaton) {
         let translated = translate(source, Target::Automaton).unwrap().pattern;
-        let table = Table::new(&translated);
+        let table = table(&translated);
         assert!(table.is_some(), "{source:?} should get a table");
         (table.unwrap(), automaton(&translated).unwrap())
     }
@@ -150,7 +153,7 @@ mod tests {
     fn unanchored_patterns_keep_the_automaton() {
         for source in [r"^a5|a6", r"\bword", r"x$", ""] {
             let translated = translate(source, Target::Automaton).unwrap().pattern;
-            assert!(Table::new(&translated).is_none(), "{source:?}");
+            assert!(table(&translated).is_none(), "{source:?}");
         }
     }
 
@@ -160,6 +163,6 @@ mod tests {
         let translated = translate(r"^\p{L}{1,20}$", Target::Automaton)
             .unwrap()
             .pattern;
-        assert!(Table::new(&translated).is_none());
+        assert!(table(&translated).is_none());
     }
 }
