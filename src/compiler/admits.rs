@@ -55,7 +55,7 @@ impl Compiler<'_> {
 
 /// The types `node` may accept, given the current sets of the other nodes; sets `read`
 /// when it reads one of them.
-fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>) -> TypeSet {
+pub(super) fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>) -> TypeSet {
     let of = |id: crate::ids::NodeId| {
         read.set(true);
         program.admits[id.index()]

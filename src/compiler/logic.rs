@@ -72,18 +72,11 @@ impl Compiler<'_> {
                 self.program.nodes[i] = node;
             }
         }
-        // The nodes pushed above accept what the parts they stand for accept (the
-        // rewritten ones keep their meaning, hence their sets).
+        // The nodes pushed above (formulas over parts that have their sets) get theirs by
+        // the one rule; the rewritten ones keep their meaning, hence their sets.
         let program = &mut self.program;
         for i in program.admits.len()..program.nodes.len() {
-            let set = match program.nodes[i] {
-                Node::PropertyLogic(table) => (program.edges[program.property_logic[table].parts])
-                    .iter()
-                    .fold(TypeSet::ANY, |set, part| {
-                        set.intersection(program.admits[part.index()])
-                    }),
-                _ => TypeSet::ANY,
-            };
+            let set = super::admits::admits(program, program.nodes[i], &Default::default());
             program.admits.push(set);
         }
     }
