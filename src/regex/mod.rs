@@ -15,6 +15,7 @@
 //! engines run under size and backtracking limits, so a hostile schema can
 //! neither exhaust memory when compiled nor make matching run away.
 
+mod forward;
 mod lookahead;
 mod sequence;
 mod table;
@@ -24,6 +25,7 @@ use crate::names::same_bytes;
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use forward::Forward;
 use sequence::Sequence;
 use table::Table;
 use translate::{translate, Shape, Target, Translation};
@@ -385,8 +387,11 @@ pub(crate) struct Lazy {
     /// start so is refused without a search (an `anyOf` of `^[Ee][Ss]2017...`,
     /// `^[Ee][Ss]2018...` patterns).
     prefix: Box<[AsciiSet]>,
-    /// `None` inside if the build failed, which the checks of [`Lazy::new`] rule out:
-    /// then nothing matches, as when the backtracking engine gives up.
+    /// The engine of the first searches (`None` inside if it cannot be built).
+    forward: std::sync::OnceLock<Option<Forward>>,
+    /// The automaton engine, for the searches [`Forward`] cannot answer. `None` inside
+    /// if the build failed, which the checks of [`Lazy::new`] rule out: then nothing
+    /// matches, as when the backtracking engine gives up.
     automaton: std::sync::OnceLock<Option<Automaton>>,
     /// `None` inside when the pattern is too large for a table (or not anchored).
     table: std::sync::OnceLock<Option<Table>>,
@@ -401,6 +406,7 @@ impl Clone for Lazy {
             pattern: self.pattern.clone(),
             hir: self.hir.clone(),
             prefix: self.prefix.clone(),
+            forward: self.forward.clone(),
             automaton: self.automaton.clone(),
             table: self.table.clone(),
             searches: self.searches.load(Ordering::Relaxed).into(),
@@ -438,6 +444,7 @@ impl Lazy {
             pattern: pattern.into(),
             hir,
             prefix: prefix.iter().map(|&set| AsciiSet::ascii(set)).collect(),
+            forward: std::sync::OnceLock::new(),
             automaton: std::sync::OnceLock::new(),
             table: std::sync::OnceLock::new(),
             searches: 0.into(),
@@ -464,6 +471,10 @@ impl Lazy {
         };
         // A table never gives up as configured; should it, the automaton answers.
         if let Some(found) = table.and_then(|table| table.is_match(haystack)) {
+            return found;
+        }
+        let forward = self.forward.get_or_init(|| Forward::new(&self.hir));
+        if let Some(found) = forward.as_ref().and_then(|f| f.is_match(haystack)) {
             return found;
         }
         let automaton = self.automaton.get_or_init(|| {
@@ -1184,7 +1195,9 @@ mod tests {
             assert!(lazy.is_match("kebab-case-2"));
             assert!(!lazy.is_match(if i % 2 == 0 { "Kebab" } else { "kebab-" }));
         }
-        assert!(lazy.automaton.get().is_some());
+        // The forward lazy DFA answered every search: the automaton engine was never built.
+        assert!(matches!(lazy.forward.get(), Some(Some(_))));
+        assert!(lazy.automaton.get().is_none());
         assert!(matches!(lazy.table.get(), Some(Some(_))));
         // The table answers now, as the automaton did.
         assert!(lazy.is_match("a-b-c") && !lazy.is_match("a--b") && !lazy.is_match("é"));

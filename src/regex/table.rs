@@ -15,7 +15,6 @@
 //! `tests::table_agrees_with_the_automaton` holds them to it.
 
 use regex_automata::dfa::{dense, Automaton as _, StartKind};
-use regex_automata::nfa::thompson;
 use regex_automata::util::primitives::StateID;
 use regex_automata::util::start;
 use regex_automata::Anchored;
@@ -41,7 +40,7 @@ impl Table {
     /// the limits (or it needs something a DFA cannot do, such as a Unicode word
     /// boundary, which translated patterns never ask for).
     pub(super) fn new(hir: &regex_syntax::hir::Hir) -> Option<Table> {
-        let nfa = thompson::Compiler::new().build_from_hir(hir).ok()?;
+        let nfa = super::forward::nfa(hir)?;
         // Only patterns anchored at the start (`^...`, the common case) get a table. An
         // unanchored search needs a prefix matching any code point, whose UTF-8 states
         // make determinizing a hundred times costlier (4 ms for `^a5|a6|a7$`, where a

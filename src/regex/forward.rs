@@ -1,0 +1,168 @@
+//! A pattern's forward lazy DFA alone: the first engine a late-built pattern gets.
+//!
+//! `is_match` needs neither where a match starts nor its groups, yet the automaton engine
+//! (`regex_automata::meta`) builds, for every pattern, an NFA with capture states, a
+//! reverse NFA, a prefilter, a one-pass DFA and a backtracker, and per thread the caches
+//! of all of them: most of a late build's cost (2.6 of the 3.5 million instructions the
+//! first pass over jsconfig's instances spends building its patterns). A [`Forward`] is
+//! the one part `is_match` runs: an NFA without captures and a lazy DFA over it, searched
+//! forward until the earliest match.
+//!
+//! It answers only when it is sure ([`Forward::is_match`] returns `None` otherwise), and
+//! the caller then asks the automaton engine, built on that first need: when the lazy
+//! DFA stops at a quit byte, or a match ends inside a character, where the automaton
+//! engine would look further for a match on a character boundary. Its cache is bounded
+//! ([`super::DFA_CACHE_LIMIT`]) and is cleared when full, never given up on: every search
+//! stays linear in the haystack.
+
+use regex_automata::hybrid::dfa::{Cache, DFA};
+use regex_automata::nfa::thompson::{self, WhichCaptures, NFA};
+use regex_automata::util::pool::Pool;
+use regex_automata::{Anchored, Input};
+use regex_syntax::hir::Look;
+use std::panic::{RefUnwindSafe, UnwindSafe};
+
+/// Makes a thread's cache for the pool.
+type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
+
+/// A lazy DFA and its per-thread caches.
+pub(super) struct Forward {
+    dfa: DFA,
+    caches: Pool<Cache, MakeCache>,
+}
+
+impl Forward {
+    /// The lazy DFA of a translated pattern anchored at the start (`^...`, the common
+    /// case), as the engine's parser read it (`hir`), or `None` when the pattern is not
+    /// anchored or a lazy DFA cannot be built (an NFA beyond the DFA's minimum cache, or
+    /// a Unicode word boundary, which translated patterns never ask for).
+    pub(super) fn new(hir: &regex_syntax::hir::Hir) -> Option<Forward> {
+        // Unanchored patterns keep the automaton engine: its prefilters and reverse
+        // searches (a pattern ending in `$` is searched from the end) beat a forward
+        // walk over every byte.
+        if !hir.properties().look_set_prefix().contains(Look::Start) {
+            return None;
+        }
+        let nfa = nfa(hir)?;
+        let config = DFA::config().cache_capacity(super::DFA_CACHE_LIMIT);
+        let dfa = DFA::builder().configure(config).build_from_nfa(nfa).ok()?;
+        let maker = dfa.clone();
+        Some(Forward {
+            dfa,
+            caches: Pool::new(Box::new(move || maker.create_cache())),
+        })
+    }
+
+    /// Whether the pattern matches anywhere in `haystack`, or `None` when the lazy DFA
+    /// cannot say for sure (see the module's documentation).
+    pub(super) fn is_match(&self, haystack: &str) -> Option<bool> {
+        let input = Input::new(haystack).anchored(Anchored::Yes).earliest(true);
+        let mut cache = self.caches.get();
+        match self.dfa.try_search_fwd(&mut cache, &input) {
+            Ok(None) => Some(false),
+            Ok(Some(end)) if haystack.is_char_boundary(end.offset()) => Some(true),
+            Ok(Some(_)) | Err(_) => None,
+        }
+    }
+}
+
+impl Clone for Forward {
+    fn clone(&self) -> Self {
+        let maker = self.dfa.clone();
+        Forward {
+            dfa: self.dfa.clone(),
+            caches: Pool::new(Box::new(move || maker.create_cache())),
+        }
+    }
+}
+
+impl std::fmt::Debug for Forward {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Forward").finish_non_exhaustive()
+    }
+}
+
+/// The forward NFA of a translated pattern, without capture states (no engine here
+/// reports groups), or `None` if it cannot be built.
+pub(super) fn nfa(hir: &regex_syntax::hir::Hir) -> Option<NFA> {
+    let config = thompson::Config::new()
+        .which_captures(WhichCaptures::None)
+        .nfa_size_limit(None);
+    thompson::Compiler::new()
+        .configure(config)
+        .build_from_hir(hir)
+        .ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::automaton;
+    use super::super::translate::{translate, Target};
+    use super::Forward;
+
+    /// Anchored patterns, with look-around assertions, non-ASCII classes and patterns
+    /// that match the empty string.
+    const PATTERNS: &[&str] = &[
+        r"^[a-z][a-z0-9_-]*$",
+        r"^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$",
+        r"^(https?|wss?)://[^\s/$.?#].[^\s]*$",
+        r"^.*\bword\b",
+        r"^.*\Bx",
+        r"^x$",
+        r"^$",
+        r"^",
+        r"^a|^b",
+        r"^.*[\u00e9-\u00ff]{2,3}",
+        r"^.*[\u{10000}-\u{10FFFF}]",
+        r"^(?:[a-z]{1,3}\.){2}[a-z]+",
+        r"^\s*\S$",
+        r"^(?:a|b)*?c",
+        r"^(?:\u00e9|\u00ff)+$",
+    ];
+
+    fn forward(translated: &str) -> Forward {
+        let config = regex_automata::util::syntax::Config::new().utf8(true);
+        let hir = regex_automata::util::syntax::parse_with(translated, &config).unwrap();
+        Forward::new(&hir).expect("an anchored pattern gets a lazy DFA")
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn forward_agrees_with_the_automaton(
+            haystack in "[a-fxwA-F0-9_.,;!#:/ \n\r\t\u{a0}\u{e9}\u{ff}\u{2028}\u{10000}-]{0,10}"
+        ) {
+            for source in PATTERNS {
+                let translated = translate(source, Target::Automaton).unwrap().pattern;
+                let expected = automaton(&translated).unwrap().is_match(&haystack);
+                let found = forward(&translated).is_match(&haystack);
+                // It may decline to answer, never answer wrong.
+                proptest::prop_assert!(
+                    found.is_none_or(|found| found == expected),
+                    "{} {:?}: {:?}, automaton {}", source, haystack, found, expected
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn forward_answers_the_common_searches() {
+        let forward = forward(
+            &translate(r"^[a-z]+(-[a-z0-9]+)*$", Target::Automaton)
+                .unwrap()
+                .pattern,
+        );
+        assert_eq!(forward.is_match("kebab-case-2"), Some(true));
+        assert_eq!(forward.is_match("Kebab"), Some(false));
+        assert_eq!(forward.clone().is_match("é"), Some(false));
+    }
+
+    #[test]
+    fn unanchored_patterns_keep_the_automaton() {
+        for source in [r"x$", r"\bword", r"^a|b", ""] {
+            let translated = translate(source, Target::Automaton).unwrap().pattern;
+            let config = regex_automata::util::syntax::Config::new().utf8(true);
+            let hir = regex_automata::util::syntax::parse_with(&translated, &config).unwrap();
+            assert!(Forward::new(&hir).is_none(), "{source:?}");
+        }
+    }
+}
