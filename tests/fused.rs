@@ -410,6 +410,151 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
     assert_eq!(error.schema_location(), "/type");
 }
 
+/// An array schema of lone types: the value's `type`, array-form or `prefixItems` item
+/// types, maybe a rest of one type, maybe sizes; `hide` gives every item schema a keyword
+/// that is neutral on these instances (no object has the key) but no leaf, so nothing
+/// fuses.
+fn array_shape(
+    (types, prefix, rest, min, max, draft7): (
+        Value,
+        Vec<Value>,
+        Option<Value>,
+        Option<u32>,
+        Option<u32>,
+        bool,
+    ),
+    hide: bool,
+) -> Value {
+    let hiding = if draft7 {
+        "dependencies"
+    } else {
+        "dependentSchemas"
+    };
+    let item = |t: &Value| match hide {
+        true => json!({"type": t, hiding: {"never-a-key": false}}),
+        false => json!({"type": t}),
+    };
+    let prefix: Vec<Value> = prefix.iter().map(item).collect();
+    let mut schema = json!({"type": types});
+    let object = schema.as_object_mut().unwrap();
+    match (draft7, prefix.is_empty()) {
+        (_, true) => {
+            object.insert(
+                "items".into(),
+                item(rest.as_ref().unwrap_or(&json!("number"))),
+            );
+        }
+        (true, false) => {
+            object.insert("items".into(), Value::Array(prefix));
+            if let Some(rest) = &rest {
+                object.insert("additionalItems".into(), item(rest));
+            }
+        }
+        (false, false) => {
+            object.insert("prefixItems".into(), Value::Array(prefix));
+            if let Some(rest) = &rest {
+                object.insert("items".into(), item(rest));
+            }
+        }
+    }
+    if let Some(min) = min {
+        object.insert("minItems".into(), json!(min));
+    }
+    if let Some(max) = max {
+        object.insert("maxItems".into(), json!(max));
+    }
+    if draft7 {
+        object.insert(
+            "$schema".into(),
+            json!("http://json-schema.org/draft-07/schema#"),
+        );
+    }
+    schema
+}
+
+fn array_shapes() -> impl Strategy<
+    Value = (
+        Value,
+        Vec<Value>,
+        Option<Value>,
+        Option<u32>,
+        Option<u32>,
+        bool,
+    ),
+> {
+    let item_type = prop_oneof![
+        Just(json!("string")),
+        Just(json!("number")),
+        Just(json!("integer")),
+        Just(json!("null")),
+        Just(json!("array")),
+        Just(json!(["string", "null"])),
+    ];
+    let types = prop_oneof![
+        Just(json!("array")),
+        Just(json!(["string", "array"])),
+        Just(json!(["array", "null"])),
+        Just(json!("string")),
+    ];
+    (
+        types,
+        proptest::collection::vec(item_type.clone(), 0..4),
+        proptest::option::of(item_type),
+        proptest::option::of(0..4u32),
+        proptest::option::of(0..4u32),
+        any::<bool>(),
+    )
+}
+
+proptest! {
+    #[test]
+    fn array_shapes_of_lone_types_agree_with_the_plain_nodes(
+        shape in array_shapes(),
+        instance in nested_arrays(),
+    ) {
+        let fused = array_shape(shape.clone(), false);
+        let plain = array_shape(shape, true);
+        let (f, p) = (Validator::new(&fused).unwrap(), Validator::new(&plain).unwrap());
+        // Fused whenever arrays may pass the types (else the fused loop would need to
+        // test arrays for them).
+        let arrays = fused["type"] != json!("string");
+        prop_assert_eq!(format!("{f:?}").contains("ArrayOf"), arrays, "{}", fused);
+        prop_assert!(!format!("{p:?}").contains("ArrayOf"), "{}", plain);
+        prop_assert_eq!(f.is_valid(&instance), p.is_valid(&instance), "{} {}", fused, instance);
+        prop_assert_eq!(f.is_valid(&instance), f.validate(&instance).is_ok());
+        // What the fused node evaluates, for `unevaluatedItems` (2020-12 only).
+        if fused.get("$schema").is_none() {
+            let wrap = |s: &Value| json!({"allOf": [s], "unevaluatedItems": false});
+            let (f, p) = (Validator::new(&wrap(&fused)).unwrap(), Validator::new(&wrap(&plain)).unwrap());
+            prop_assert_eq!(f.is_valid(&instance), p.is_valid(&instance), "{} {}", fused, instance);
+        }
+    }
+}
+
+#[test]
+fn name_and_options_pairs_fuse_into_one_node_and_explain_by_keyword() {
+    // babelrc's plugins: a name, or a name and its options.
+    let v = Validator::new(&json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "array",
+        "items": {"type": ["string", "array"], "items": [{"type": "string"}, {"type": "object"}]}
+    }))
+    .unwrap();
+    assert!(format!("{v:?}").contains("ArrayOf"), "{v:?}");
+    assert!(v.is_valid(&json!(["a", ["b", {}], ["c"], ["d", {"x": 1}, 3]])));
+    for bad in [json!([1]), json!([[1]]), json!([["a", "b"]]), json!([{}])] {
+        assert!(!v.is_valid(&bad), "{bad}");
+        assert!(v.validate(&bad).is_err(), "{bad}");
+    }
+    let error = v.validate(&json!(["a", ["b", "c"]])).unwrap_err();
+    assert_eq!(
+        (error.instance_location(), error.schema_location()),
+        ("/1/1", "/items/items/1/type")
+    );
+    let error = v.validate(&json!([2])).unwrap_err();
+    assert_eq!(error.schema_location(), "/items/type");
+}
+
 /// Schemas an `allOf` merges: property sets that share names (with different schemas),
 /// fold a `required`, add patterns, nest another `allOf`, say nothing (`{}`), or cannot
 /// merge (`additionalProperties`); one reached through a `$ref`.

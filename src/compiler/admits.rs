@@ -63,7 +63,7 @@ pub(super) fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>
     match node {
         Node::Invalid => TypeSet::NONE,
         Node::Type(set) => set,
-        Node::ArrayOf(_) => TypeSet::ARRAY,
+        Node::ArrayOf(table) => program.array_ofs[table].types,
         Node::All(span) => program.edges[span]
             .iter()
             .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),

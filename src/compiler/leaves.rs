@@ -4,7 +4,8 @@
 //! prefix) over a leaf schema becomes [`Node::EachItem`]; both are leaves themselves, so
 //! the interpreter settles `{"type": "array", "minItems": 2, "items": {"type": "number"}}`
 //! in one tight loop, and an array of such arrays too. A `Checks` that only says "an
-//! array of values of one type" becomes [`Node::ArrayOf`], one loop without calls. Because a fused leaf is checked by
+//! array of values of given types" (one for all items, or one per leading item) becomes
+//! [`Node::ArrayOf`], one loop without calls. Because a fused leaf is checked by
 //! plain recursion, without the interpreter's stack guard, fusion stops at
 //! [`MAX_LEAF_NESTING`] levels; deeper structure keeps its ordinary nodes.
 
@@ -71,7 +72,7 @@ impl Compiler<'_> {
         }
         for i in 0..program.nodes.len() {
             if let Node::Checks(table) = program.nodes[i] {
-                if let Some(array_of) = array_of(program, program.check_lists[table].parts) {
+                if let Some(array_of) = array_of(program, &program.check_lists[table]) {
                     let id = TableId::new(program.array_ofs.len()).expect("fewer than 2^32 tables");
                     program.array_ofs.push(array_of);
                     program.nodes[i] = Node::ArrayOf(id);
@@ -153,28 +154,50 @@ pub(super) fn fails(node: Node) -> TypeSet {
     }
 }
 
-/// The [`ArrayOf`] a `Checks` of `span` amounts to: exactly `type: "array"`, `items` of a
-/// lone `type`, and optionally `minItems` / `maxItems`.
-fn array_of(program: &Program, span: Span) -> Option<ArrayOf> {
-    let (mut array, mut items) = (false, None);
+/// The [`ArrayOf`] a check `list` amounts to: `type`s, item types given by `items` (of a
+/// lone `type`, or array-form of lone `type`s, maybe with a rest of one), and optionally
+/// `minItems` / `maxItems`; `None` for any other part, or no item types.
+fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
+    let type_of = |id: NodeId| match program.nodes[id.index()] {
+        Node::Type(set) => Some(set),
+        _ => None,
+    };
+    let mut shape: Option<(Box<[TypeSet]>, Option<TypeSet>)> = None;
     let (mut min, mut max) = (0, u32::MAX);
-    for &part in &program.edges[span] {
+    for &part in &program.edges[list.parts] {
         match program.nodes[part.index()] {
-            Node::Type(set) if set == TypeSet::ARRAY && !array => array = true,
-            Node::EachItem(rest) if items.is_none() => match program.nodes[rest.index()] {
-                Node::Type(set) => items = Some(set),
-                _ => return None,
-            },
+            Node::Type(_) => {}
+            Node::EachItem(rest) if shape.is_none() => {
+                shape = Some((Box::default(), Some(type_of(rest)?)));
+            }
+            Node::Tuple(table) if shape.is_none() => {
+                let spec = &program.items[table.index()];
+                let prefix = program.edges[spec.prefix].iter().map(|&id| type_of(id));
+                let rest = match spec.rest {
+                    Some(rest) => Some(type_of(rest)?),
+                    None => None,
+                };
+                shape = Some((prefix.collect::<Option<_>>()?, rest));
+            }
             Node::MinItems(n) => min = min.max(n),
             Node::MaxItems(n) => max = max.min(n),
             _ => return None,
         }
     }
+    let (prefix, rest) = shape?;
+    // An array that fails the types is left to the plain list (the fused node does not
+    // test arrays for them).
+    if !list.types.admits(TypeSet::ARRAY) {
+        return None;
+    }
     Some(ArrayOf {
-        items: items.filter(|_| array)?,
+        types: list.types,
+        prefix,
+        items: rest.unwrap_or(TypeSet::ANY),
+        each_item: rest.is_some(),
         min,
         max,
-        parts: span,
+        parts: list.parts,
     })
 }
 

@@ -38,8 +38,9 @@ pub(crate) enum Node {
     /// whose keywords only check the value itself. The compiler turns such an `All` into
     /// `Checks` so the interpreter settles it as one leaf.
     Checks(TableId),
-    /// A `Checks` that says "an array of values of one type" (`{"type": "array", "items":
-    /// {"type": T}}`, maybe with `minItems` / `maxItems`): see [`ArrayOf`].
+    /// A `Checks` that only gives an array's item types and size (`{"type": "array",
+    /// "items": {"type": T}}`, `[name, options]` pairs of lone types, maybe with
+    /// `minItems` / `maxItems`): see [`ArrayOf`].
     ArrayOf(TableId),
     /// `items` (no prefix) whose schema is a leaf: every item passes that leaf. A leaf
     /// itself, so `{"type": "array", "items": {"type": "number"}}` is settled in one go.
@@ -679,12 +680,21 @@ impl CheckList {
     }
 }
 
-/// The operands of [`Node::ArrayOf`]: arrays of `min..=max` items, each of a type in
-/// `items`, checked in one loop (coordinate pairs, lists of strings).
+/// The operands of [`Node::ArrayOf`]: values of `types`, and when arrays, of `min..=max`
+/// items, the first ones each of its `prefix` type and the others of `items`, checked in
+/// one loop (coordinate pairs, lists of strings, `[name, options]` pairs).
 #[derive(Clone, Debug)]
 pub(crate) struct ArrayOf {
-    /// The types every item must have.
+    /// The types of the value (its `type`s intersected), arrays always among them.
+    pub(crate) types: TypeSet,
+    /// The type of each leading item (array-form `items`, `prefixItems`).
+    pub(crate) prefix: Box<[TypeSet]>,
+    /// The types every item after the prefix must have; [`TypeSet::ANY`] when they are
+    /// not checked (a prefix without a rest).
     pub(crate) items: TypeSet,
+    /// Whether `items` checks every item after the prefix (an `items` keyword does, so
+    /// it evaluates them all for `unevaluatedItems`), not only passes them.
+    pub(crate) each_item: bool,
     /// `minItems` (0 when absent).
     pub(crate) min: u32,
     /// `maxItems` (`u32::MAX` when absent).

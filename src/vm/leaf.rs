@@ -252,18 +252,60 @@ fn plain_out_of_line(program: &Program, node: Node, value: &Value) -> (bool, usi
     plain(program, node, value)
 }
 
-/// A [`Node::ArrayOf`]: the size, then every item's type, in one loop; steps as for
-/// the `Checks` it replaces.
-#[inline]
+/// A [`Node::ArrayOf`]: the value's type, then an array's size and every item's type,
+/// in one loop; steps as for the `Checks` it replaces. Out of line, so that the loops
+/// that may meet one (over an object's properties, say) keep their code as it was; the
+/// loop over arrays of them inlines [`array_of_items`] instead.
+#[inline(never)]
 fn array_of(spec: &ArrayOf, value: &Value) -> (bool, usize) {
+    match spec.prefix.is_empty() {
+        true => array_of_items(spec, value),
+        false => array_of_prefixed(spec, value),
+    }
+}
+
+/// [`array_of`] for an [`ArrayOf`] without a prefix (checked by the caller): every item
+/// of one type.
+#[inline(always)]
+fn array_of_items(spec: &ArrayOf, value: &Value) -> (bool, usize) {
     let Value::Array(items) = value else {
-        return (false, 0);
+        // Every other part checks arrays alone.
+        let ok = spec.types.matches(value);
+        return (ok, usize::from(!ok));
+    };
+    // The compiler fuses only types that admit arrays.
+    let n = items.len();
+    let ok = n >= spec.min as usize && n <= spec.max as usize && all_of(spec.items, items);
+    (ok, n + spec.parts.len as usize)
+}
+
+/// [`array_of`] for an [`ArrayOf`] with a prefix.
+#[inline]
+fn array_of_prefixed(spec: &ArrayOf, value: &Value) -> (bool, usize) {
+    let Value::Array(items) = value else {
+        let ok = spec.types.matches(value);
+        return (ok, usize::from(!ok));
     };
     let n = items.len();
+    let rest = items.get(spec.prefix.len()..).unwrap_or_default();
     let ok = n >= spec.min as usize
         && n <= spec.max as usize
-        && items.iter().all(|item| spec.items.matches(item));
+        && (items.iter().zip(&spec.prefix)).all(|(item, set)| set.matches(item))
+        && all_of(spec.items, rest);
     (ok, n + spec.parts.len as usize)
+}
+
+/// Whether every one of `items` is of a type in `set`. A loop of its own, always
+/// inlined: as `Iterator::all`, the compiler may leave it out of line, a call per array
+/// of coordinates.
+#[inline(always)]
+fn all_of(set: TypeSet, items: &[Value]) -> bool {
+    for item in items {
+        if !set.matches(item) {
+            return false;
+        }
+    }
+    true
 }
 
 /// A [`Node::EachItem`]: every item passes the leaf `rest`; one step per item.
@@ -277,6 +319,20 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
         return (items.iter().all(|item| set.matches(item)), items.len());
     }
     let mut work = items.len();
+    if let Node::ArrayOf(table) = node {
+        // Rings of coordinates: the shape of the items decided once.
+        let spec = &program.array_ofs[table];
+        if spec.prefix.is_empty() {
+            for item in items {
+                let (ok, cost) = array_of_items(spec, item);
+                work += cost;
+                if !ok {
+                    return (false, work);
+                }
+            }
+            return (true, work);
+        }
+    }
     for item in items {
         let (ok, cost) = fused_or_plain(program, node, item);
         work += cost;
@@ -417,7 +473,14 @@ pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> O
             })
     };
     match node {
-        Node::EachItem(_) | Node::ArrayOf(_) => Some(Mark::AllItems),
+        Node::EachItem(_) => Some(Mark::AllItems),
+        Node::ArrayOf(table) => {
+            let spec = &program.array_ofs[table];
+            Some(match spec.each_item {
+                true => Mark::AllItems,
+                false => Mark::ItemsBelow(spec.prefix.len().min(items.len())),
+            })
+        }
         Node::Tuple(table) => {
             let spec = &program.items[table];
             Some(match spec.rest {
