@@ -555,6 +555,41 @@ fn name_and_options_pairs_fuse_into_one_node_and_explain_by_keyword() {
     assert_eq!(error.schema_location(), "/items/type");
 }
 
+/// Item schemas of strings that settle as one check (an `enum`, a `pattern`, lengths),
+/// and one that does not.
+fn string_items() -> Vec<Value> {
+    vec![
+        json!({"type": "string", "enum": ["a", "bb", "ccc"]}),
+        json!({"type": "string", "pattern": "^[a-c]+$"}),
+        json!({"type": "string", "minLength": 2, "maxLength": 3}),
+        json!({"type": "string", "maxLength": 1}),
+        json!({"type": "string", "enum": ["a", "bb"], "pattern": "b"}),
+    ]
+}
+
+proptest! {
+    #[test]
+    fn arrays_of_settled_strings_agree_with_the_plain_nodes(
+        instance in proptest::collection::vec(
+            prop_oneof![
+                Just(json!("a")), Just(json!("bb")), Just(json!("ccc")), Just(json!("abcd")),
+                Just(json!("")), Just(json!("é")), Just(json!(1)), Just(json!(null)),
+            ],
+            0..5,
+        ),
+    ) {
+        let instance = Value::Array(instance);
+        for item in string_items() {
+            let mut hidden = item.clone();
+            hidden["dependentSchemas"] = json!({"never-a-key": false});
+            let fused = Validator::new(&json!({"type": "array", "items": item})).unwrap();
+            let plain = Validator::new(&json!({"type": "array", "items": hidden})).unwrap();
+            prop_assert_eq!(fused.is_valid(&instance), plain.is_valid(&instance), "{} {}", item, instance);
+            prop_assert_eq!(fused.is_valid(&instance), fused.validate(&instance).is_ok());
+        }
+    }
+}
+
 /// Schemas an `allOf` merges: property sets that share names (with different schemas),
 /// fold a `required`, add patterns, nest another `allOf`, say nothing (`{}`), or cannot
 /// merge (`additionalProperties`); one reached through a `$ref`.

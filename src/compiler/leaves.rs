@@ -125,6 +125,7 @@ fn check_list(program: &mut Program, span: Span) -> TableId {
         types,
         by_kind,
         bounds,
+        settle: crate::program::Settle::Eval,
     });
     id
 }

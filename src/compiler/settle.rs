@@ -15,6 +15,10 @@ impl Compiler<'_> {
     /// property, from the same final shape), and the root's.
     pub(crate) fn settle_slots(&mut self) {
         let program = &mut self.program;
+        for table in 0..program.check_lists.len() {
+            let id = TableId::new(table).expect("fewer than 2^32 tables");
+            program.check_lists[table].settle = Settle::of_checks(program, id);
+        }
         let mut properties = std::mem::take(&mut program.properties);
         let mut items = std::mem::take(&mut program.items);
         let branches = branch_tables(program, properties.len());

@@ -328,7 +328,7 @@ impl Settle {
 
     /// How to settle the [`CheckList`] of `table`: the two commonest lists of string
     /// checks get kinds of their own.
-    fn of_checks(program: &Program, table: TableId) -> Settle {
+    pub(crate) fn of_checks(program: &Program, table: TableId) -> Settle {
         let list = &program.check_lists[table];
         let only_numbers = (list.by_kind.iter().enumerate())
             .all(|(kind, span)| kind == CheckList::NUMBER || span.len == 0);
@@ -596,6 +596,9 @@ pub(crate) struct CheckList {
     /// doubles hold exactly (`minimum: 0`, `exclusiveMaximum: 10`): a number a double
     /// holds exactly is then judged by two compares, without the exact path.
     pub(crate) bounds: Option<FloatBounds>,
+    /// How the list settles ([`Settle::of_checks`], set by the compiler's last pass): an
+    /// array whose items are checked by it decides their verdicts from it once.
+    pub(crate) settle: Settle,
 }
 
 /// Number bounds as doubles (see [`CheckList::bounds`]); no bound is an infinite one.

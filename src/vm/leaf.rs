@@ -319,6 +319,11 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
         return (items.iter().all(|item| set.matches(item)), items.len());
     }
     let mut work = items.len();
+    if let Node::Checks(table) = node {
+        if let Some(found) = each_item_settled(program, table, rest, items) {
+            return found;
+        }
+    }
     if let Node::ArrayOf(table) = node {
         // Rings of coordinates: the shape of the items decided once.
         let spec = &program.array_ofs[table];
@@ -341,6 +346,32 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
         }
     }
     (true, work)
+}
+
+/// [`each_item`] of a check list that settles as one string check (an `enum` of strings,
+/// a `pattern`, lengths: [`CheckList::settle`]), decided once for the array: each item's
+/// verdict as a property's value of that list gets it, without the list's run. `None`
+/// for other lists.
+#[inline(never)]
+fn each_item_settled(
+    program: &Program,
+    table: TableId,
+    rest: NodeId,
+    items: &[Value],
+) -> Option<(bool, usize)> {
+    let settle = match program.check_lists[table].settle {
+        settle @ (Settle::Strings(_) | Settle::Pattern(_) | Settle::Text { .. }) => settle,
+        _ => return None,
+    };
+    let mut work = items.len();
+    for item in items {
+        let (ok, cost) = settled(program, settle, rest, item)?;
+        work += cost;
+        if !ok {
+            return Some((false, work));
+        }
+    }
+    Some((true, work))
 }
 
 /// The verdict of leaf `node` on the string `name` (a property name under
