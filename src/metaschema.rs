@@ -144,8 +144,9 @@ fn check_official(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
 }
 
 /// A schema's digest, for [`PASSED`]: a keyed 64-bit hash of its whole value (every
-/// member, in order, and every number as held) and its draft, beside the count of its
-/// values and bytes. The key is random per process, so a collision cannot be crafted;
+/// member, in order, and every number as held; of the text of a `description`, `title`
+/// or `$comment`, only its length, since any text there passes) and its draft, beside
+/// the count of its values and bytes. The key is random per process, so a collision cannot be crafted;
 /// a chance one among the few digests kept is about one in 2^58. Equal schemas have
 /// equal digests; schemas that differ anywhere all but surely differ in theirs.
 ///
@@ -207,7 +208,18 @@ impl Digest {
                 hasher.write_usize(map.len());
                 for (key, item) in map {
                     self.text(key, hasher);
-                    self.feed(item, hasher, depth)?;
+                    match (key.as_str(), item) {
+                        // Any text passes these under every official metaschema, and
+                        // fails nothing where a member of that name is no keyword (a
+                        // property's schema, a dependency: a string fails there, whatever
+                        // it says): its length stands for it. They are most of a
+                        // schema's bytes.
+                        ("description" | "title" | "$comment", Value::String(text)) => {
+                            hasher.write_u8(7);
+                            hasher.write_usize(text.len());
+                        }
+                        _ => self.feed(item, hasher, depth)?,
+                    }
                 }
             }
         }
@@ -343,6 +355,40 @@ mod tests {
             base,
             Digest::of(&json!({"a": [1, "x", {"b": null}]}), Draft::Draft7)
         );
+    }
+
+    #[test]
+    fn annotation_text_counts_by_its_length_and_everything_else_in_full() {
+        let digest = |value: Value| Digest::of(&value, Draft::Draft202012);
+        let base =
+            digest(json!({"title": "ab", "properties": {"description": {"type": "string"}}}));
+        // Any text of these passes every official metaschema: its length stands for it.
+        assert_eq!(
+            base,
+            digest(json!({"title": "xy", "properties": {"description": {"type": "string"}}}))
+        );
+        for other in [
+            json!({"title": "abc", "properties": {"description": {"type": "string"}}}),
+            json!({"title": 12, "properties": {"description": {"type": "string"}}}),
+            json!({"title": "ab", "properties": {"description": {"type": "number"}}}),
+            json!({"titles": "ab", "properties": {"description": {"type": "string"}}}),
+        ] {
+            assert_ne!(base, digest(other.clone()), "{other}");
+        }
+        // Whatever their text, the verdicts agree: a string member of these names is
+        // annotation text, or fails (a property's schema) whatever it says.
+        for (a, b) in [
+            (json!({"description": "a"}), json!({"description": "b"})),
+            (
+                json!({"properties": {"title": "a"}}),
+                json!({"properties": {"title": "b"}}),
+            ),
+        ] {
+            for draft in [Draft::Draft4, Draft::Draft7, Draft::Draft202012] {
+                let checked = |schema: &Value| report(schema, official(draft), "m").is_ok();
+                assert_eq!(checked(&a), checked(&b), "{a} {b} {draft:?}");
+            }
+        }
     }
 
     #[test]
