@@ -414,17 +414,18 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
 /// types, maybe a rest of one type, maybe sizes; `hide` gives every item schema a keyword
 /// that is neutral on these instances (no object has the key) but no leaf, so nothing
 /// fuses.
-fn array_shape(
-    (types, prefix, rest, min, max, draft7): (
-        Value,
-        Vec<Value>,
-        Option<Value>,
-        Option<u32>,
-        Option<u32>,
-        bool,
-    ),
-    hide: bool,
-) -> Value {
+/// The value's types, the prefix's item types, the rest's, `minItems`, `maxItems`, and
+/// whether the schema is draft 7's (array-form `items`) rather than 2020-12's.
+type ArrayShape = (
+    Value,
+    Vec<Value>,
+    Option<Value>,
+    Option<u32>,
+    Option<u32>,
+    bool,
+);
+
+fn array_shape((types, prefix, rest, min, max, draft7): ArrayShape, hide: bool) -> Value {
     let hiding = if draft7 {
         "dependencies"
     } else {
@@ -472,16 +473,7 @@ fn array_shape(
     schema
 }
 
-fn array_shapes() -> impl Strategy<
-    Value = (
-        Value,
-        Vec<Value>,
-        Option<Value>,
-        Option<u32>,
-        Option<u32>,
-        bool,
-    ),
-> {
+fn array_shapes() -> impl Strategy<Value = ArrayShape> {
     let item_type = prop_oneof![
         Just(json!("string")),
         Just(json!("number")),
