@@ -12,9 +12,11 @@
 //! document has been walked.
 
 use crate::dialect::{
-    metaschemas, Dialect, Draft, Keyword, Keywords, Subschemas, Vocabularies, VocabularyError,
+    metaschemas, Dialect, Draft, Keyword, KeywordSet, Keywords, Subschemas, Vocabularies,
+    VocabularyError,
 };
 use crate::error::{SchemaError, SchemaErrorKind};
+use crate::ids::NodeId;
 use crate::json::pointer;
 use crate::options::ValidationOptions;
 use crate::stack::StackGuard;
@@ -38,6 +40,28 @@ pub(crate) struct Registry<'a> {
     subschemas: u32,
     /// Whether any resource walked so far declares a dynamic (or recursive) anchor.
     dynamic_anchors: bool,
+    /// Every schema object walked, by the address of its value: an index into `objects`.
+    by_address: AHashMap<usize, u32>,
+    /// What the walks learned of each schema object, for the compiler.
+    objects: Vec<Scanned>,
+    /// The keyword values of the objects walked, each object's in one run
+    /// ([`Scanned::values`]).
+    keyword_values: Vec<&'a Value>,
+}
+
+/// What the walk learned of one schema object, kept for the compiler so that it
+/// classifies each object's keywords once and finds resource roots without rendering
+/// pointers.
+#[derive(Clone, Copy, Debug)]
+struct Scanned {
+    /// Its keywords (in the dialect it is read in), whose values start at `values` in
+    /// the registry's `keyword_values`.
+    present: KeywordSet,
+    values: u32,
+    /// The resource it is the root of, if any.
+    root_of: Option<u32>,
+    /// The compiler's node for it, once it has one.
+    node: Option<NodeId>,
 }
 
 /// A schema document the compiler can read.
@@ -127,6 +151,9 @@ impl<'a> Registry<'a> {
             stack: StackGuard::new(),
             subschemas: 0,
             dynamic_anchors: false,
+            by_address: AHashMap::with_capacity(28),
+            objects: Vec::with_capacity(32),
+            keyword_values: Vec::with_capacity(64),
         };
         registry.add_documents(schema)?;
         Ok(registry)
@@ -247,6 +274,8 @@ impl<'a> Registry<'a> {
         let mut dialect = dialect;
         let mut resource = resource;
         let mut keywords = dialect.keywords(map);
+        // The document root is its document's resource.
+        let mut root_of = path.0.is_empty().then_some(resource);
         let string =
             |keywords: &Keywords<'a>, keyword| keywords.get(keyword).and_then(Value::as_str);
         let ignores_siblings =
@@ -271,6 +300,7 @@ impl<'a> Registry<'a> {
                         keywords = dialect.keywords(map);
                     }
                     resource = self.add_resource(base.clone(), doc, at.clone(), dialect)?;
+                    root_of = Some(resource);
                 }
                 if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
                     self.add_anchor(&base, fragment, doc, &at)?;
@@ -321,6 +351,18 @@ impl<'a> Registry<'a> {
             }
             path.pop();
         }
+        // Within the subschema limit, which is a u32.
+        let index = self.objects.len() as u32;
+        self.by_address
+            .insert(value as *const Value as usize, index);
+        let (present, values) = keywords.parts();
+        self.objects.push(Scanned {
+            present,
+            values: self.keyword_values.len() as u32,
+            root_of: root_of.map(|r| r as u32),
+            node: None,
+        });
+        self.keyword_values.extend_from_slice(values);
         Ok(())
     }
 
@@ -595,6 +637,34 @@ impl<'a> Registry<'a> {
     /// not, no reference needs to enter a dynamic scope.
     pub(crate) fn has_dynamic_anchors(&self) -> bool {
         self.dynamic_anchors
+    }
+
+    /// The schema object whose value is at `address`, if a walk met it: its index for
+    /// [`Registry::scanned`].
+    #[inline]
+    pub(crate) fn scanned_index(&self, address: usize) -> Option<u32> {
+        self.by_address.get(&address).copied()
+    }
+
+    /// The compiler's node for schema object `index`, once it has one.
+    #[inline]
+    pub(crate) fn scanned_node(&self, index: u32) -> Option<NodeId> {
+        self.objects[index as usize].node
+    }
+
+    /// Records `node` as the compiler's node for schema object `index`.
+    #[inline]
+    pub(crate) fn set_scanned_node(&mut self, index: u32, node: NodeId) {
+        self.objects[index as usize].node = Some(node);
+    }
+
+    /// The keywords of schema object `index`, and the resource it is the root of.
+    pub(crate) fn scanned_keywords(&self, index: u32) -> (Keywords<'a>, Option<usize>) {
+        let object = self.objects[index as usize];
+        let start = object.values as usize;
+        let values = &self.keyword_values[start..start + object.present.count_ones() as usize];
+        let keywords = Keywords::from_parts(object.present, values);
+        (keywords, object.root_of.map(|r| r as usize))
     }
 
     /// How many subschemas the walks have met so far.

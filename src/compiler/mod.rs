@@ -83,12 +83,14 @@ impl<'a> Schema<'a, '_> {
 pub(crate) struct Compiler<'a> {
     pub(crate) options: &'a ValidationOptions,
     pub(crate) registry: Registry<'a>,
-    /// The node of each subschema lowered or reserved so far, by the address of its
-    /// value: one location, one value, one node, however it is reached (tree walk or
-    /// reference), without a pointer string to hash.
+    /// The node of each subschema lowered or reserved so far that the registry's walks
+    /// did not meet (a boolean schema, a reference into a value no walk reached), by
+    /// the address of its value; the others keep theirs in the registry
+    /// ([`Registry::scanned_node`](crate::registry::Registry::scanned_node)). One location, one value, one node, however it is reached
+    /// (tree walk or reference), without a pointer string to hash.
     compiled: AHashMap<usize, NodeId>,
     /// Reserved nodes still to lower, with their targets and (when they exist) values.
-    pending: Vec<(NodeId, Target, Option<&'a Value>)>,
+    pending: Vec<(NodeId, Target, Option<Found<'a>>)>,
     pub(crate) program: Program,
     strings: AHashMap<Box<str>, StrId>,
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
@@ -129,7 +131,7 @@ fn compile_as(
     let mut compiler = Compiler {
         options,
         // Most subschemas the scan counted get a node (references reach a few more).
-        compiled: AHashMap::with_capacity(registry.subschemas() as usize + 8),
+        compiled: AHashMap::new(),
         registry,
         pending: Vec::new(),
         program: Program::default(),
@@ -163,33 +165,63 @@ impl<'a> Compiler<'a> {
     /// first use. This is how references stay cheap: a cycle just finds the reserved id.
     pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
         // A target that does not exist gets a node of its own, whose lowering reports it.
-        let value = self.registry.value_at(&target).ok();
-        let key = value.map(address);
-        if let Some(&id) = key.and_then(|key| self.compiled.get(&key)) {
-            return id;
-        }
+        let value = match self.registry.value_at(&target) {
+            Ok(value) => match self.seen(value) {
+                Ok(id) => return id,
+                Err(unseen) => Some((value, unseen)),
+            },
+            Err(_) => None,
+        };
         let place = self.place_of(&target);
         let id = self.reserve(place);
-        if let Some(key) = key {
-            self.compiled.insert(key, id);
+        if let Some((_, unseen)) = value {
+            self.remember(unseen, id);
         }
         self.pending.push((id, target, value));
         id
+    }
+
+    /// The node of subschema `value` if it has one, else what [`Compiler::remember`]
+    /// needs to give it one.
+    #[inline]
+    fn seen(&self, value: &Value) -> Result<NodeId, Unseen> {
+        let key = address(value);
+        match self.registry.scanned_index(key) {
+            Some(index) => self
+                .registry
+                .scanned_node(index)
+                .ok_or(Unseen::Scanned(index)),
+            None => self.compiled.get(&key).copied().ok_or(Unseen::Other(key)),
+        }
+    }
+
+    /// Records `id` as the node of the subschema `seen` found without one.
+    #[inline]
+    fn remember(&mut self, unseen: Unseen, id: NodeId) {
+        match unseen {
+            Unseen::Scanned(index) => self.registry.set_scanned_node(index, id),
+            Unseen::Other(key) => {
+                self.compiled.insert(key, id);
+            }
+        }
     }
 
     fn lower_target(
         &mut self,
         id: NodeId,
         target: &Target,
-        value: Option<&'a Value>,
+        value: Option<Found<'a>>,
     ) -> Result<(), SchemaError> {
-        let value = match value {
+        let (value, unseen) = match value {
             Some(value) => value,
-            None => self.registry.value_at(target)?,
+            None => {
+                let value = self.registry.value_at(target)?;
+                (value, Unseen::Other(address(value)))
+            }
         };
         let context = self.resource_context(self.registry.innermost_resource(target));
         let place = self.program.locations.place(id);
-        self.lower(id, target.doc, place, value, &context, 0)
+        self.lower(id, target.doc, place, (value, unseen), &context, 0)
     }
 
     /// The place of `target`: its document's root, then the tokens of its pointer.
@@ -239,17 +271,17 @@ impl<'a> Compiler<'a> {
         place: Place,
         value: &'a Value,
     ) -> Result<NodeId, SchemaError> {
-        let key = address(value);
-        if let Some(&id) = self.compiled.get(&key) {
-            return Ok(id);
-        }
+        let unseen = match self.seen(value) {
+            Ok(id) => return Ok(id),
+            Err(unseen) => unseen,
+        };
         let id = self.reserve(place);
-        self.compiled.insert(key, id);
+        self.remember(unseen, id);
         self.lower(
             id,
             parent.doc,
             place,
-            value,
+            (value, unseen),
             parent.context,
             parent.depth + 1,
         )?;
@@ -344,7 +376,7 @@ impl<'a> Compiler<'a> {
         id: NodeId,
         doc: u32,
         place: Place,
-        value: &'a Value,
+        (value, unseen): Found<'a>,
         context: &Context,
         depth: u32,
     ) -> Result<(), SchemaError> {
@@ -364,14 +396,20 @@ impl<'a> Compiler<'a> {
                 ))
             }
         };
-        // Only a document root or a schema with an id can be a resource root: skip the
-        // lookup (and its key allocation) for every other subschema.
-        let may_be_root = map.contains_key("$id") || map.contains_key("id");
-        let root = if may_be_root || self.is_root(place) {
-            let pointer = self.program.locations.pointer_of(place);
-            self.registry.resource_rooted_at(doc, &pointer)
-        } else {
-            None
+        // A walked object comes with its keywords and whether it roots a resource.
+        let scanned = match unseen {
+            Unseen::Scanned(index) => Some(self.registry.scanned_keywords(index)),
+            Unseen::Other(_) => None,
+        };
+        let root = match scanned {
+            Some((_, root_of)) => root_of,
+            // Only a document root or a schema with an id can be a resource root: skip
+            // the lookup (and its key allocation) for every other subschema.
+            None if map.contains_key("$id") || map.contains_key("id") || self.is_root(place) => {
+                let pointer = self.program.locations.pointer_of(place);
+                self.registry.resource_rooted_at(doc, &pointer)
+            }
+            None => None,
         };
         let own_context;
         let context = match root {
@@ -381,7 +419,10 @@ impl<'a> Compiler<'a> {
             }
             None => context,
         };
-        let keywords = &context.dialect.keywords(map);
+        let keywords = &match scanned {
+            Some((keywords, _)) => keywords,
+            None => context.dialect.keywords(map),
+        };
         let schema = Schema {
             doc,
             place,
@@ -574,6 +615,18 @@ impl Compiler<'_> {
         let location = self.registry.location(target.doc, &target.pointer).into();
         self.ref_targets.insert(id, location);
     }
+}
+
+/// A subschema's value, and how [`Compiler::seen`] found it.
+type Found<'a> = (&'a Value, Unseen);
+
+/// A subschema without a node yet, as [`Compiler::seen`] found it.
+#[derive(Clone, Copy, Debug)]
+enum Unseen {
+    /// An object the registry's walks met: its index there.
+    Scanned(u32),
+    /// Any other value: its address.
+    Other(usize),
 }
 
 /// The address of a schema value: what identifies a subschema while compiling.

@@ -144,6 +144,22 @@ impl<'a> Keywords<'a> {
         keywords
     }
 
+    /// The set of keywords present and their values in keyword order: what
+    /// [`Keywords::from_parts`] takes back.
+    pub(crate) fn parts(&self) -> (KeywordSet, &[&'a Value]) {
+        (self.present, &self.values)
+    }
+
+    /// The table of `present` keywords whose values, in keyword order, are `values`
+    /// (as [`Keywords::parts`] gave them).
+    pub(crate) fn from_parts(present: KeywordSet, values: &[&'a Value]) -> Self {
+        debug_assert_eq!(present.count_ones() as usize, values.len());
+        Keywords {
+            present,
+            values: smallvec::SmallVec::from_slice(values),
+        }
+    }
+
     /// Where `keyword`'s value is (or goes) in `values`.
     #[inline(always)]
     fn position(&self, keyword: Keyword) -> usize {
