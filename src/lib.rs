@@ -52,6 +52,7 @@ mod evaluation;
 mod formats;
 mod ids;
 mod json;
+mod maps;
 pub mod mcp;
 mod metaschema;
 mod names;

@@ -45,7 +45,7 @@ impl Compiler<'_> {
     pub(crate) fn flatten_conjunctions(&mut self) {
         // Sized for one `All` in four nodes, so that it seldom grows.
         let mut rewritten: AHashMap<Span, Option<Rewrite>> =
-            AHashMap::with_capacity(self.program.nodes.len() / 4);
+            crate::maps::map_with_capacity(self.program.nodes.len() / 4);
         for id in (0..self.program.nodes.len()).filter_map(NodeId::new) {
             let Node::All(span) = self.program.nodes[id.index()] else {
                 continue;
@@ -119,7 +119,7 @@ impl Compiler<'_> {
         }
         // Each name once, in order of first appearance, with every schema given for it.
         let mut named: Vec<(Box<str>, Parts)> = Vec::new();
-        let mut positions: AHashMap<&str, usize> = AHashMap::new();
+        let mut positions: AHashMap<&str, usize> = crate::maps::map();
         let mut table = Properties::default();
         let mut required: Option<(Span, NodeId)> = None;
         for &(_, id) in &mergeable {

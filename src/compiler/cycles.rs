@@ -193,7 +193,7 @@ impl Graph {
     /// found breadth first: its nodes in order.
     fn cycle_through(&self, component: &[NodeId], keep: impl Fn(Edge) -> bool) -> Vec<NodeId> {
         let start = component[0];
-        let mut parent: ahash::AHashMap<NodeId, NodeId> = ahash::AHashMap::new();
+        let mut parent: ahash::AHashMap<NodeId, NodeId> = crate::maps::map();
         let mut queue = std::collections::VecDeque::from([start]);
         while let Some(id) = queue.pop_front() {
             for &(child, edge) in self.children(id) {

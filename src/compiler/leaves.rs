@@ -30,7 +30,7 @@ impl Compiler<'_> {
             .map(|n| n.is_leaf().then_some(0))
             .collect();
         // Copies of one `All` (an inlined `$ref` target) share its span, and one list.
-        let mut lists: AHashMap<Span, TableId> = AHashMap::new();
+        let mut lists: AHashMap<Span, TableId> = crate::maps::map();
         // Only these kinds fuse, and what they fuse into never fuses again: each round
         // looks at those still unfused. Children mostly come after their parents: the
         // last node first fuses most nestings in one round.

@@ -38,10 +38,10 @@ impl Compiler<'_> {
     /// [`Node::PropertyLogic`], where they read at least [`MIN_READS`] names.
     pub(crate) fn fuse_property_logic(&mut self) {
         // Copies of one `All` (an inlined `$ref` target) share its span: one rewrite each.
-        let mut rewritten: AHashMap<Span, Option<Node>> = AHashMap::new();
+        let mut rewritten: AHashMap<Span, Option<Node>> = crate::maps::map();
         // The `All`s inside a formula built here: converting them too would build
         // formulas only the explaining runs reach, which never use them.
-        let mut absorbed: AHashSet<NodeId> = AHashSet::new();
+        let mut absorbed: AHashSet<NodeId> = crate::maps::set();
         // Only the nodes a run can meet (flattening leaves copies of the conjunctions it
         // took apart behind).
         let mut reachable: Option<Vec<bool>> = None;

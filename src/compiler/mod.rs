@@ -131,15 +131,15 @@ fn compile_as(
     let mut compiler = Compiler {
         options,
         // Most subschemas the scan counted get a node (references reach a few more).
-        compiled: AHashMap::new(),
+        compiled: crate::maps::map(),
         registry,
         pending: Vec::new(),
         program: Program::default(),
-        strings: AHashMap::new(),
-        patterns: AHashMap::new(),
-        scopes: AHashMap::new(),
+        strings: crate::maps::map(),
+        patterns: crate::maps::map(),
+        scopes: crate::maps::map(),
         annotating,
-        ref_targets: AHashMap::new(),
+        ref_targets: crate::maps::map(),
         roots: Vec::new(),
     };
     compiler.reserve_for_scanned();

@@ -27,7 +27,7 @@ impl Compiler<'_> {
         // Copies of one `All` (an inlined `$ref` target) share its span: one rewrite each.
         // Sized for one `All` in four nodes, so that it seldom grows.
         let mut rewritten: AHashMap<Span, Option<(Node, Option<NodeId>)>> =
-            AHashMap::with_capacity(self.program.nodes.len() / 4);
+            crate::maps::map_with_capacity(self.program.nodes.len() / 4);
         for i in 0..self.program.nodes.len() {
             let Node::All(span) = self.program.nodes[i] else {
                 continue;

@@ -41,7 +41,7 @@ impl Compiler<'_> {
         };
         // Inlined references copy a `oneOf` node to every place that refers to it: the
         // copies share their branches, and one plan (and one table).
-        let mut planned: AHashMap<(bool, Span), Option<TableId>> = AHashMap::new();
+        let mut planned: AHashMap<(bool, Span), Option<TableId>> = crate::maps::map();
         let mut switches = Vec::new();
         let mut rewrites = Vec::new();
         for i in 0..program.nodes.len() {
@@ -76,7 +76,7 @@ impl Compiler<'_> {
     fn by_kinds(&mut self) {
         let program = &mut self.program;
         // Copies of one node (inlined references) share one table.
-        let mut planned: AHashMap<(bool, Span), Option<TableId>> = AHashMap::new();
+        let mut planned: AHashMap<(bool, Span), Option<TableId>> = crate::maps::map();
         for i in 0..program.nodes.len() {
             let (one, branches) = match program.nodes[i] {
                 Node::Any(span) => (false, span),
@@ -195,7 +195,7 @@ fn plan<'p>(
         .map(|&branch| facts_of(program, pins, branch, MAX_HOPS))
         .collect();
     // The properties pinned in at least half the branches.
-    let mut counts: AHashMap<&str, u32> = AHashMap::new();
+    let mut counts: AHashMap<&str, u32> = crate::maps::map();
     for branch in &facts {
         let pinned = branch.only.keys().chain(branch.not.keys());
         for &property in pinned.collect::<AHashSet<_>>() {
@@ -223,7 +223,7 @@ fn switch_on(
     facts: &[Facts<'_>],
     property: &str,
 ) -> Switch {
-    let mut listing: AHashMap<&str, Vec<u32>> = AHashMap::new();
+    let mut listing: AHashMap<&str, Vec<u32>> = crate::maps::map();
     let mut open = Vec::new();
     let mut absent = Vec::new();
     // Branches open to every value but some, with the values they exclude.

@@ -139,7 +139,7 @@ pub(crate) fn all_unique(items: &[Value]) -> bool {
         return sorted_unique::<256>(items);
     }
     let mut buckets: ahash::AHashMap<u64, smallvec::SmallVec<[usize; 1]>> =
-        ahash::AHashMap::with_capacity(items.len());
+        crate::maps::map_with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
         let mut state = ahash::AHasher::default();
         hash(item, &mut state);

@@ -159,7 +159,7 @@ fn dedup(errors: &mut Errors) {
         errors.truncate(kept);
         return;
     }
-    let mut seen = ahash::AHashSet::new();
+    let mut seen = crate::maps::set();
     let keep: Vec<bool> = errors.iter().map(|e| seen.insert(key(e))).collect();
     let mut keep = keep.into_iter();
     errors.retain(|_| keep.next().unwrap_or(true));
