@@ -524,13 +524,14 @@ impl<'a> Registry<'a> {
         Ok(dialect)
     }
 
-    /// Resolves a reference (`$ref` and kin) written in a schema whose base is `base`.
+    /// Resolves a reference (`$ref` and kin) written in a schema whose base is `base`:
+    /// its target, and the schema there when a JSON Pointer led to it.
     pub(crate) fn resolve_reference(
         &mut self,
         base: &str,
         reference: &str,
         location: &dyn Fn() -> String,
-    ) -> Result<Target, SchemaError> {
+    ) -> Result<(Target, Option<&'a Value>), SchemaError> {
         // A fragment alone (`#/$defs/a`, `#a`) stays in the base's resource: the commonest
         // reference, resolved without building the absolute URI (RFC 3986 §5.2.2 keeps
         // the base's scheme, authority, path and query, and takes the fragment).
@@ -562,10 +563,10 @@ impl<'a> Registry<'a> {
                 doc: *doc,
                 pointer: format!("{root}{fragment}"),
             };
-            if pointer::resolve(self.docs[target.doc as usize].value, &target.pointer).is_none() {
-                return Err(unresolvable("no such location"));
-            }
-            return Ok(target);
+            return match pointer::resolve(self.docs[target.doc as usize].value, &target.pointer) {
+                Some(value) => Ok((target, Some(value))),
+                None => Err(unresolvable("no such location")),
+            };
         }
         let key = format!("{resource_uri}#{fragment}");
         if !self.anchors.contains_key(&key) {
@@ -576,7 +577,7 @@ impl<'a> Registry<'a> {
         }
         self.anchors
             .get(&key)
-            .cloned()
+            .map(|target| (target.clone(), None))
             .ok_or_else(|| unresolvable("no such anchor"))
     }
 

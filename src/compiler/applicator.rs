@@ -93,12 +93,12 @@ impl<'a> Compiler<'a> {
     ) -> Result<(), SchemaError> {
         let draft = schema.context.dialect.draft;
         if let Some(value) = schema.get(Keyword::Ref) {
-            let target = self.reference(schema, Keyword::Ref, value)?;
-            parts.push(self.reference_node(schema, Keyword::Ref, target));
+            let (target, value) = self.reference(schema, Keyword::Ref, value)?;
+            parts.push(self.reference_node(schema, Keyword::Ref, target, value));
         }
         if draft >= Draft::Draft202012 {
             if let Some(value) = schema.get(Keyword::DynamicRef) {
-                let target = self.reference(schema, Keyword::DynamicRef, value)?;
+                let (target, _) = self.reference(schema, Keyword::DynamicRef, value)?;
                 // Only a reference whose static target itself declares the same dynamic
                 // anchor (the "bookend") can be redirected at run time.
                 let fragment = uri::split_fragment(value.as_str().unwrap_or_default()).1;
@@ -119,7 +119,7 @@ impl<'a> Compiler<'a> {
         }
         if draft == Draft::Draft201909 {
             if let Some(value) = schema.get(Keyword::RecursiveRef) {
-                let target = self.reference(schema, Keyword::RecursiveRef, value)?;
+                let (target, _) = self.reference(schema, Keyword::RecursiveRef, value)?;
                 let bookended = self.registry.value_at(&target)?.get("$recursiveAnchor")
                     == Some(&Value::Bool(true));
                 let anchor = if bookended { Some(String::new()) } else { None };
@@ -129,12 +129,14 @@ impl<'a> Compiler<'a> {
         Ok(())
     }
 
+    /// Where reference `value` (of `keyword` in `schema`) leads, and the schema there
+    /// when resolving it already found it.
     fn reference(
         &mut self,
         schema: &Schema<'_, '_>,
         keyword: Keyword,
         value: &Value,
-    ) -> Result<Target, SchemaError> {
+    ) -> Result<(Target, Option<&'a Value>), SchemaError> {
         let Value::String(reference) = value else {
             return Err(self.invalid(schema, keyword, "expected a string"));
         };
@@ -159,10 +161,11 @@ impl<'a> Compiler<'a> {
         schema: &Schema<'_, '_>,
         keyword: Keyword,
         target: Target,
+        value: Option<&'a Value>,
     ) -> NodeId {
         let scope = self.entered_scope(schema.doc, schema.place, &target);
         let located = self.annotating.then(|| target.clone());
-        let body = self.target_node(target);
+        let body = self.target_node(target, value);
         let node = match scope {
             Some(scope) => Node::Scope { scope, body },
             None => Node::Ref(body),
@@ -182,9 +185,9 @@ impl<'a> Compiler<'a> {
         anchor: Option<String>,
     ) -> NodeId {
         let Some(anchor) = anchor else {
-            return self.reference_node(schema, keyword, target);
+            return self.reference_node(schema, keyword, target, None);
         };
-        let target = self.target_node(target);
+        let target = self.target_node(target, None);
         let anchor = self.string(&anchor);
         let id = TableId::new(self.program.dynamic_refs.len()).expect("fewer than 2^32 tables");
         self.program

@@ -143,10 +143,13 @@ fn compile_as(
         roots: Vec::new(),
     };
     compiler.reserve_for_scanned();
-    let root = compiler.target_node(Target {
-        doc: 0,
-        pointer: String::new(),
-    });
+    let root = compiler.target_node(
+        Target {
+            doc: 0,
+            pointer: String::new(),
+        },
+        Some(schema),
+    );
     while let Some((id, target, value)) = compiler.pending.pop() {
         compiler.lower_target(id, &target, value)?;
     }
@@ -161,11 +164,12 @@ fn compile_as(
 }
 
 impl<'a> Compiler<'a> {
-    /// The node for the schema at `target`, reserving it (and queueing its lowering) on
-    /// first use. This is how references stay cheap: a cycle just finds the reserved id.
-    pub(crate) fn target_node(&mut self, target: Target) -> NodeId {
+    /// The node for the schema at `target` (whose value is `value`, when the caller
+    /// already has it), reserving it (and queueing its lowering) on first use. This is
+    /// how references stay cheap: a cycle just finds the reserved id.
+    pub(crate) fn target_node(&mut self, target: Target, value: Option<&'a Value>) -> NodeId {
         // A target that does not exist gets a node of its own, whose lowering reports it.
-        let value = match self.registry.value_at(&target) {
+        let value = match value.map_or_else(|| self.registry.value_at(&target), Ok) {
             Ok(value) => match self.seen(value) {
                 Ok(id) => return id,
                 Err(unseen) => Some((value, unseen)),
@@ -542,7 +546,7 @@ impl<'a> Compiler<'a> {
         let start = self.program.anchors.len() as u32;
         for (name, pointer) in anchors {
             let name = self.string(&name);
-            let node = self.target_node(Target { doc, pointer });
+            let node = self.target_node(Target { doc, pointer }, None);
             self.program.anchors.push((name, node));
         }
         let span = Span {
