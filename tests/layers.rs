@@ -7,6 +7,7 @@ use std::path::Path;
 /// The modules of `src/`, lowest layer first.
 const LAYERS: &[&str] = &[
     "stack",
+    "maps",
     "uri",
     "names",
     "ids",

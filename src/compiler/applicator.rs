@@ -12,6 +12,7 @@ use crate::program::{DynamicRef, Node, Unevaluated};
 use crate::uri;
 use serde_json::Value;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 impl<'a> Compiler<'a> {
     /// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`.
@@ -93,8 +94,7 @@ impl<'a> Compiler<'a> {
     ) -> Result<(), SchemaError> {
         let draft = schema.context.dialect.draft;
         if let Some(value) = schema.get(Keyword::Ref) {
-            let (target, value) = self.reference(schema, Keyword::Ref, value)?;
-            parts.push(self.reference_node(schema, Keyword::Ref, target, value));
+            parts.push(self.plain_reference(schema, value)?);
         }
         if draft >= Draft::Draft202012 {
             if let Some(value) = schema.get(Keyword::DynamicRef) {
@@ -127,6 +127,36 @@ impl<'a> Compiler<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The node of `$ref` `value` in `schema`. Schemas repeat references (the same
+    /// `#/definitions/...` at many sites): while no dynamic scope can matter, the target
+    /// node of a reference text already resolved against the same base is reused
+    /// without resolving it again.
+    fn plain_reference(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        value: &'a Value,
+    ) -> Result<NodeId, SchemaError> {
+        let key = match value {
+            Value::String(text) if !self.annotating && !self.registry.has_dynamic_anchors() => {
+                let base = Arc::as_ptr(&schema.context.base) as *const u8 as usize;
+                Some((base, text.as_str()))
+            }
+            _ => None,
+        };
+        if let Some((_, body)) = key.and_then(|key| self.resolved.get(&key)) {
+            let node = Node::Ref(*body);
+            return Ok(self.push_at(schema, Keyword::Ref, node));
+        }
+        let (target, value) = self.reference(schema, Keyword::Ref, value)?;
+        let id = self.reference_node(schema, Keyword::Ref, target, value);
+        if let (Some(key), Node::Ref(body)) = (key, self.program.nodes[id.index()]) {
+            // The base is kept alive with the entry, so that its address names it.
+            let base = schema.context.base.clone();
+            self.resolved.insert(key, (base, body));
+        }
+        Ok(id)
     }
 
     /// Where reference `value` (of `keyword` in `schema`) leads, and the schema there

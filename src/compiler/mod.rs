@@ -96,6 +96,9 @@ pub(crate) struct Compiler<'a> {
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
     /// pattern, and building an automaton costs more than the rest of a keyword.
     patterns: AHashMap<Box<str>, RegexId>,
+    /// The target node of each `$ref` text resolved so far, by the address of the base
+    /// it was resolved against (kept alive here) and the text ([`Compiler::plain_reference`]).
+    resolved: AHashMap<(usize, &'a str), (Arc<str>, NodeId)>,
     /// The dynamic-scope entry of each resource that has one, by resource index.
     scopes: AHashMap<usize, ScopeId>,
     /// Whether this is the annotating program (`Validator::evaluate`): annotation
@@ -137,6 +140,7 @@ fn compile_as(
         program: Program::default(),
         strings: crate::maps::map(),
         patterns: crate::maps::map(),
+        resolved: crate::maps::map(),
         scopes: crate::maps::map(),
         annotating,
         ref_targets: crate::maps::map(),
