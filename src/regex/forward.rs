@@ -21,6 +21,7 @@ use regex_automata::util::pool::Pool;
 use regex_automata::{Anchored, Input};
 use regex_syntax::hir::Look;
 use std::panic::{RefUnwindSafe, UnwindSafe};
+use std::sync::Mutex;
 
 /// Makes a thread's cache for the pool.
 type MakeCache = Box<dyn Fn() -> Cache + Send + Sync + UnwindSafe + RefUnwindSafe>;
@@ -84,14 +85,30 @@ impl std::fmt::Debug for Forward {
 
 /// The forward NFA of a translated pattern, without capture states (no engine here
 /// reports groups), or `None` if it cannot be built.
+///
+/// One NFA compiler serves the whole process. A compiler's first pattern with a
+/// non-ASCII class allocates its UTF-8 state tables (ten thousand entries, about
+/// 420 KB) and dropping them walks them all: some 120,000 instructions and a hundred
+/// fresh pages per pattern when each build made a compiler of its own (a late-built
+/// pattern paid it in the middle of a validation). Kept, the tables are reset by a
+/// version bump. A build that finds the compiler busy (another thread building)
+/// makes one of its own rather than wait.
 pub(super) fn nfa(hir: &regex_syntax::hir::Hir) -> Option<NFA> {
-    let config = thompson::Config::new()
-        .which_captures(WhichCaptures::None)
-        .nfa_size_limit(None);
-    thompson::Compiler::new()
-        .configure(config)
-        .build_from_hir(hir)
-        .ok()
+    static SHARED: Mutex<Option<thompson::Compiler>> = Mutex::new(None);
+    let fresh = || {
+        let config = thompson::Config::new()
+            .which_captures(WhichCaptures::None)
+            .nfa_size_limit(None);
+        let mut compiler = thompson::Compiler::new();
+        compiler.configure(config);
+        compiler
+    };
+    match SHARED.try_lock() {
+        Ok(mut shared) => shared.get_or_insert_with(fresh).build_from_hir(hir).ok(),
+        // Busy, or poisoned by a panic in a build (the compiler may be half-way): a
+        // compiler for this build alone.
+        Err(_) => fresh().build_from_hir(hir).ok(),
+    }
 }
 
 #[cfg(test)]
