@@ -117,9 +117,13 @@ impl Compiler<'_> {
         if mergeable.len() < 2 {
             return false;
         }
-        // Each name once, in order of first appearance, with every schema given for it.
-        let mut named: Vec<(Box<str>, Parts)> = Vec::new();
-        let mut positions: AHashMap<&str, usize> = crate::maps::map();
+        // Each name once, in order of first appearance, with every schema given for it;
+        // sized for names that appear once (the tables were written to be merged).
+        let names: usize = (mergeable.iter())
+            .map(|&(_, id)| program.properties[id].named.len())
+            .sum();
+        let mut named: Vec<(Box<str>, Parts)> = Vec::with_capacity(names);
+        let mut positions: AHashMap<&str, usize> = crate::maps::map_with_capacity(names);
         let mut table = Properties::default();
         let mut required: Option<(Span, NodeId)> = None;
         for &(_, id) in &mergeable {
@@ -142,6 +146,7 @@ impl Compiler<'_> {
             }
         }
         drop(positions);
+        table.named.reserve_exact(named.len());
         for (name, schemas) in named {
             let node = match schemas[..] {
                 [only] => only,
