@@ -23,6 +23,7 @@ use crate::names::NameSet;
 use crate::program::{ByKind, Node, Program, Switch};
 use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 /// Fewer branches than this are cheap enough to try one by one.
@@ -152,7 +153,6 @@ impl<'p> PinCache<'p> {
 }
 
 /// What a branch requires of an instance's properties, whenever it passes.
-#[derive(Default)]
 struct Facts<'p> {
     /// Property → the strings its value must be one of, when present.
     only: AHashMap<&'p str, Vec<&'p str>>,
@@ -160,6 +160,16 @@ struct Facts<'p> {
     not: AHashMap<&'p str, Vec<&'p str>>,
     /// Properties that must be present.
     required: AHashSet<&'p str>,
+}
+
+impl Default for Facts<'_> {
+    fn default() -> Self {
+        Facts {
+            only: crate::maps::map(),
+            not: crate::maps::map(),
+            required: crate::maps::set(),
+        }
+    }
 }
 
 impl<'p> Facts<'p> {
@@ -197,8 +207,15 @@ fn plan<'p>(
     // The properties pinned in at least half the branches.
     let mut counts: AHashMap<&str, u32> = crate::maps::map();
     for branch in &facts {
-        let pinned = branch.only.keys().chain(branch.not.keys());
-        for &property in pinned.collect::<AHashSet<_>>() {
+        let mut pinned: SmallVec<[&str; 8]> = branch
+            .only
+            .keys()
+            .chain(branch.not.keys())
+            .copied()
+            .collect();
+        pinned.sort_unstable();
+        pinned.dedup();
+        for property in pinned {
             *counts.entry(property).or_default() += 1;
         }
     }
