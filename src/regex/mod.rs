@@ -26,7 +26,7 @@ use std::fmt;
 use std::sync::atomic::Ordering;
 
 use forward::Forward;
-use sequence::Sequence;
+use sequence::{PrefixedRun, Sequence};
 use table::Table;
 use translate::{translate, Shape, Target, Translation};
 
@@ -134,6 +134,10 @@ enum Matcher {
         min: u64,
         max: Option<u64>,
     },
+    /// `^`, a few ASCII classes once each, one ASCII class repeated, `$`
+    /// (`^[a-z][a-z0-9_-]{1,63}$`): a [`Sequence`] whose repetition spells out more
+    /// slots than it holds, checked as a length and a bit test per byte.
+    PrefixedRun(Box<PrefixedRun>),
     /// `^` and a sequence of classes, each maybe repeated, maybe `$`
     /// (`^[A-Z]{2}[0-9]{1,4}$`, `^[^\s]+$`): a bit-parallel walk, no automaton.
     Sequence(Box<Sequence>),
@@ -245,6 +249,7 @@ impl Matcher {
                 count >= *min && within_max && run.is_match(haystack)
             }
             Self::Sequence(sequence) => sequence.is_match(haystack),
+            Self::PrefixedRun(run) => run.is_match(haystack),
             Self::Automaton(regex) => regex.is_match(haystack),
             Self::Lazy(lazy) => lazy.is_match(haystack),
             Self::AllOf(parts) => parts.iter().all(|part| part.is_match(haystack)),
@@ -348,6 +353,9 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
         Some(Shape::Sequence(atoms, anchored_end)) => {
             if let Some(sequence) = Sequence::new(&atoms, anchored_end) {
                 return Ok(Matcher::Sequence(Box::new(sequence)));
+            }
+            if let Some(run) = PrefixedRun::new(&atoms, anchored_end) {
+                return Ok(Matcher::PrefixedRun(Box::new(run)));
             }
         }
         None => {}

@@ -15,6 +15,7 @@
 //! in a sorted partition of the code points above U+007F by the slots that take them.
 
 use super::translate::Class;
+use super::AsciiSet;
 
 /// One class of a sequence and how many times it repeats.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,6 +227,72 @@ impl Sequence {
     }
 }
 
+/// `^`, a prefix of ASCII classes taken once each, then one ASCII class repeated between
+/// `min` and `max` times, and `$` (`^[a-z][a-z0-9_-]{1,63}$`, `^[A-Z][A-Za-z0-9]{0,127}$`):
+/// identifiers with a length limit, whose repetition spells out more slots than a
+/// [`Sequence`] holds. Every class being ASCII, a character is a byte and a non-ASCII
+/// byte matches nothing: a length check and one bit test per byte.
+#[derive(Clone, Debug)]
+pub(super) struct PrefixedRun {
+    /// The class of each leading character.
+    prefix: Box<[AsciiSet]>,
+    /// The class of every character after them.
+    run: AsciiSet,
+    /// The fewest characters after the prefix.
+    min: u64,
+    /// The most, `None` when unbounded.
+    max: Option<u64>,
+}
+
+impl PrefixedRun {
+    /// The longest prefix spelled out.
+    const MAX_PREFIX: usize = 16;
+
+    /// The run of `atoms`, or `None` when they are not of its shape: anchored at both
+    /// ends, ASCII classes only, every atom but the last taken a fixed number of times.
+    pub(super) fn new(atoms: &[Atom], anchored_end: bool) -> Option<PrefixedRun> {
+        let (last, leading) = atoms.split_last()?;
+        if !anchored_end || !last.class.wide.is_empty() {
+            return None;
+        }
+        let mut prefix = Vec::new();
+        for atom in leading {
+            let times = usize::try_from(atom.min).ok()?;
+            if atom.max != Some(atom.min)
+                || !atom.class.wide.is_empty()
+                || prefix.len() + times > Self::MAX_PREFIX
+            {
+                return None;
+            }
+            prefix.extend(std::iter::repeat_n(
+                AsciiSet::ascii(atom.class.ascii),
+                times,
+            ));
+        }
+        Some(PrefixedRun {
+            prefix: prefix.into_boxed_slice(),
+            run: AsciiSet::ascii(last.class.ascii),
+            min: last.min,
+            max: last.max,
+        })
+    }
+
+    /// Whether the whole of `haystack` matches.
+    pub(super) fn is_match(&self, haystack: &str) -> bool {
+        let bytes = haystack.as_bytes();
+        let Some(rest) = bytes.len().checked_sub(self.prefix.len()) else {
+            return false;
+        };
+        let rest_len = rest as u64;
+        rest_len >= self.min
+            && self.max.is_none_or(|max| rest_len <= max)
+            && (self.prefix.iter().zip(bytes)).all(|(set, &byte)| set.contains(byte))
+            && bytes[self.prefix.len()..]
+                .iter()
+                .all(|&byte| self.run.contains(byte))
+    }
+}
+
 /// The code points above U+007F split into ranges that the same slots take, from each
 /// atom's wide ranges and the slots it spans: the ranges some slot takes, sorted.
 fn partition(wide_slots: &[(&[(u32, u32)], u64)]) -> Box<[(u32, u32, u64)]> {
@@ -327,6 +394,57 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Identifier shapes with a length limit too long for a [`super::Sequence`].
+    const PREFIXED_RUNS: &[&str] = &[
+        r"^[a-z][a-z0-9-_]{1,63}$",
+        r"^[A-Z]{2}[0-9]{0,70}$",
+        r"^x[a-c]{3,64}$",
+        r"^[ab][0-9]{62,64}$",
+        r"^-_[A-Da-d]{64,}$",
+    ];
+
+    fn prefixed_run(source: &str) -> Option<super::PrefixedRun> {
+        match general_matcher(source) {
+            Ok(Matcher::PrefixedRun(run)) => Some(*run),
+            _ => None,
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn prefixed_runs_agree_with_the_automaton(
+            haystack in "[a-dxA-D0-9_\\-\u{e9}]{0,72}",
+            prefix in "[a-dxA-D0-9_\\-]{0,3}",
+        ) {
+            let haystack = prefix + &haystack;
+            for source in PREFIXED_RUNS {
+                let run = prefixed_run(source).unwrap();
+                let translated = translate(source, Target::Automaton).unwrap().pattern;
+                let expected = automaton(&translated).unwrap().is_match(&haystack);
+                proptest::prop_assert_eq!(run.is_match(&haystack), expected, "{} {:?}", source, haystack);
+            }
+        }
+    }
+
+    #[test]
+    fn prefixed_runs_are_only_their_shape_and_check_their_bounds() {
+        // Not prefixed runs: a non-ASCII class, no `$`, a leading atom that varies, a
+        // prefix longer than spelled out.
+        for source in [
+            r"^[a-z][a-z\u00e9]{1,63}$",
+            r"^[a-z][a-z0-9]{1,63}",
+            r"^[a-z]?[a-z0-9]{1,63}$",
+            r"^[a-z]{40}[0-9]{40}$",
+        ] {
+            assert!(prefixed_run(source).is_none(), "{source}");
+        }
+        let run = prefixed_run(r"^[a-z][a-z0-9-_]{1,63}$").unwrap();
+        let name = |len: usize| format!("a{}", "b".repeat(len));
+        assert!(!run.is_match(&name(0)) && run.is_match(&name(1)));
+        assert!(run.is_match(&name(63)) && !run.is_match(&name(64)));
+        assert!(!run.is_match("1abc") && !run.is_match("ab\u{e9}") && !run.is_match(""));
     }
 
     #[test]
