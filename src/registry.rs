@@ -41,6 +41,8 @@ pub(crate) struct Registry<'a> {
     /// Whether any resource walked so far declares a dynamic (or recursive) anchor.
     dynamic_anchors: bool,
     /// Every schema object walked, by the address of its value: an index into `objects`.
+    /// Built at once, at its final size, when the root document's walk ends (growing it
+    /// during the walk rehashed it over and over); later walks add to it.
     by_address: AHashMap<usize, u32>,
     /// What the walks learned of each schema object, for the compiler.
     objects: Vec<Scanned>,
@@ -54,6 +56,8 @@ pub(crate) struct Registry<'a> {
 /// pointers.
 #[derive(Clone, Copy, Debug)]
 struct Scanned {
+    /// The address of its value.
+    address: usize,
     /// Its keywords (in the dialect it is read in), whose values start at `values` in
     /// the registry's `keyword_values`.
     present: KeywordSet,
@@ -151,11 +155,15 @@ impl<'a> Registry<'a> {
             stack: StackGuard::new(),
             subschemas: 0,
             dynamic_anchors: false,
-            by_address: crate::maps::map_with_capacity(28),
-            objects: Vec::with_capacity(32),
+            by_address: crate::maps::map(),
+            objects: Vec::with_capacity(24),
             keyword_values: Vec::with_capacity(64),
         };
         registry.add_documents(schema)?;
+        let objects = registry.objects.iter().enumerate();
+        let mut by_address = crate::maps::map_with_capacity(registry.objects.len());
+        by_address.extend(objects.map(|(index, object)| (object.address, index as u32)));
+        registry.by_address = by_address;
         Ok(registry)
     }
 
@@ -353,10 +361,14 @@ impl<'a> Registry<'a> {
         }
         // Within the subschema limit, which is a u32.
         let index = self.objects.len() as u32;
-        self.by_address
-            .insert(value as *const Value as usize, index);
+        let address = value as *const Value as usize;
+        // The root document's walk (the first) indexes its objects when it ends.
+        if doc != 0 {
+            self.by_address.insert(address, index);
+        }
         let (present, values) = keywords.parts();
         self.objects.push(Scanned {
+            address,
             present,
             values: self.keyword_values.len() as u32,
             root_of: root_of.map(|r| r as u32),
