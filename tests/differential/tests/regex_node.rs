@@ -110,6 +110,9 @@ fn documented_leniency(pattern: &str) -> bool {
 fn node(cases: &[(String, Vec<String>)]) -> Option<Vec<Value>> {
     let script = r#"
         let input = "";
+        // Decoded by the stream, not chunk by chunk: a chunk may end inside a
+        // character's UTF-8 bytes, which would then reach the patterns as U+FFFD.
+        process.stdin.setEncoding("utf8");
         process.stdin.on("data", d => input += d);
         process.stdin.on("end", () => {
             const out = JSON.parse(input).map(([p, strings]) => {
