@@ -1,5 +1,5 @@
-//! Hash tables for the compiler's bookkeeping, all keyed from one random state per
-//! process.
+//! Hash tables made by the crate (the compiler's bookkeeping, `uniqueItems` over long
+//! arrays, deduplicated errors), all keyed from one random state per process.
 //!
 //! `AHashMap::new()` derives a fresh random state for every table, which costs more
 //! than the whole use of the small tables a compile makes by the dozen. The keys stay

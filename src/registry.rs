@@ -653,7 +653,7 @@ impl<'a> Registry<'a> {
     }
 
     /// The schema object whose value is at `address`, if a walk met it: its index for
-    /// [`Registry::scanned`].
+    /// [`Registry::scanned_node`] and [`Registry::scanned_keywords`].
     #[inline]
     pub(crate) fn scanned_index(&self, address: usize) -> Option<u32> {
         self.by_address.get(&address).copied()

@@ -86,8 +86,9 @@ pub(crate) struct Compiler<'a> {
     /// The node of each subschema lowered or reserved so far that the registry's walks
     /// did not meet (a boolean schema, a reference into a value no walk reached), by
     /// the address of its value; the others keep theirs in the registry
-    /// ([`Registry::scanned_node`](crate::registry::Registry::scanned_node)). One location, one value, one node, however it is reached
-    /// (tree walk or reference), without a pointer string to hash.
+    /// ([`Registry::scanned_node`](crate::registry::Registry::scanned_node)). One
+    /// location, one value, one node, however it is reached (tree walk or reference),
+    /// without a pointer string to hash.
     compiled: AHashMap<usize, NodeId>,
     /// Reserved nodes still to lower, with their targets and (when they exist) values.
     pending: Vec<(NodeId, Target, Option<Found<'a>>)>,
@@ -133,7 +134,7 @@ fn compile_as(
     let registry = Registry::new(schema, options)?;
     let mut compiler = Compiler {
         options,
-        // Most subschemas the scan counted get a node (references reach a few more).
+        // Only what no walk met: the scanned objects keep their nodes in the registry.
         compiled: crate::maps::map(),
         registry,
         pending: Vec::new(),
