@@ -318,7 +318,7 @@ fn general_matcher(source: &str) -> Result<Matcher, PatternError> {
 }
 
 /// [`general_matcher`], with the ASCII characters a match must start with when the
-/// pattern says so ([`Translation::first_in`]).
+/// pattern says so (the first of [`Translation::prefix`]).
 fn general_pattern(source: &str) -> Result<(Matcher, Option<u128>), PatternError> {
     let translation = translate(source, Target::Automaton)?;
     let first_in = translation.prefix.first().copied();

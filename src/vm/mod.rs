@@ -214,7 +214,7 @@ struct Explained {
     every_branch: bool,
 }
 
-/// The state of an annotating run (see [`annotate`]).
+/// The state of an annotating run (see [`mod@annotate`]).
 #[derive(Default)]
 struct Annotating {
     /// Annotations of the subschemas that passed so far: a failing node drops those
