@@ -18,6 +18,7 @@
 mod forward;
 mod lookahead;
 mod sequence;
+mod syntax;
 mod table;
 mod translate;
 
@@ -361,8 +362,7 @@ fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher,
         None => {}
     }
     if Lazy::may_wait(&translation) {
-        return Lazy::new(translation.pattern, &translation.prefix)
-            .map(|lazy| Matcher::Lazy(Box::new(lazy)));
+        return Lazy::new(translation).map(|lazy| Matcher::Lazy(Box::new(lazy)));
     }
     automaton(&translation.pattern).map(Matcher::Automaton)
 }
@@ -438,16 +438,27 @@ impl Lazy {
             && translation.pattern.len() <= Self::MAX_LEN
     }
 
-    /// A lazy automaton for `pattern`, whose syntax is checked now.
-    fn new(pattern: String, prefix: &[u128]) -> Result<Lazy, PatternError> {
-        let config = ::regex_automata::util::syntax::Config::new().utf8(true);
-        let hir =
-            ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
-                // As in `automaton`: the message's last line says what is wrong.
-                let message = error.to_string();
-                let reason = message.lines().last().unwrap_or_default();
-                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
-            })?;
+    /// A lazy automaton for a translated pattern, whose syntax is checked now: its tree
+    /// is built from the tokens the translator recorded, or else parsed from its text.
+    fn new(translation: Translation) -> Result<Lazy, PatternError> {
+        let Translation {
+            pattern,
+            prefix,
+            syntax,
+            ..
+        } = translation;
+        let hir = match syntax.as_ref().and_then(syntax::Syntax::hir) {
+            Some(hir) => hir,
+            None => {
+                let config = ::regex_automata::util::syntax::Config::new().utf8(true);
+                ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
+                    // As in `automaton`: the message's last line says what is wrong.
+                    let message = error.to_string();
+                    let reason = message.lines().last().unwrap_or_default();
+                    PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
+                })?
+            }
+        };
         Ok(Lazy {
             pattern: pattern.into(),
             hir,

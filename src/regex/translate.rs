@@ -19,7 +19,10 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use regex_syntax::hir::Look;
+
 use super::sequence::Atom;
+use super::syntax::{Recorder, Syntax};
 use super::PatternError;
 
 /// Which engine the translated pattern is meant for.
@@ -59,6 +62,10 @@ pub(super) struct Translation {
     /// (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$` starts with `E` or `e`, then `S` or
     /// `s`, then `2`...). Each such atom takes exactly one byte.
     pub(super) prefix: Vec<u128>,
+    /// The pattern as tokens the automaton engine's syntax tree is built from without
+    /// parsing it (see [`super::syntax`]); `None` for the backtracking engine, and for a
+    /// pattern with what the tokens do not cover.
+    pub(super) syntax: Option<Syntax>,
 }
 
 /// Whole-pattern shapes that a matcher can run without an automaton (or with a
@@ -218,6 +225,7 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         weight: 1,
         has_property: false,
         top_level_alternative: false,
+        syntax: Recorder::new(target == Target::Automaton),
     }
     .run()
 }
@@ -332,6 +340,8 @@ struct Translator {
     has_property: bool,
     /// Whether a `|` came outside every group: then `^` anchors one alternative only.
     top_level_alternative: bool,
+    /// What is written, as tokens (see [`Translation::syntax`]).
+    syntax: Recorder,
 }
 
 impl Translator {
@@ -341,6 +351,7 @@ impl Translator {
                 '|' => {
                     self.top_level_alternative |= self.open.is_empty();
                     self.out.push('|');
+                    self.syntax.alternate();
                     self.last = Last::Nothing;
                     self.piece(Piece::Other);
                 }
@@ -348,14 +359,12 @@ impl Translator {
                 ')' => self.close_group()?,
                 '^' | '$' => {
                     self.out.push(c);
+                    self.syntax
+                        .look(if c == '^' { Look::Start } else { Look::End });
                     self.last = Last::Assertion;
                     self.piece(if c == '^' { Piece::Start } else { Piece::End });
                 }
-                '.' => {
-                    let start = self.out.len();
-                    emit_class(&mut self.out, true, LINE_TERMINATORS.to_vec(), "");
-                    self.char_atom(start, Class::new(true, LINE_TERMINATORS, ""));
-                }
+                '.' => self.class_item(true, LINE_TERMINATORS.to_vec(), ""),
                 '*' => self.quantifier(0, None, false)?,
                 '+' => self.quantifier(1, None, false)?,
                 '?' => self.quantifier(0, Some(1), false)?,
@@ -402,6 +411,7 @@ impl Translator {
             weight: self.weight,
             has_property: self.has_property,
             prefix,
+            syntax: self.syntax.finish(),
         })
     }
 
@@ -503,7 +513,28 @@ impl Translator {
     fn literal(&mut self, cp: u32) {
         let start = self.out.len();
         push_code_point(&mut self.out, cp);
-        self.char_atom(start, Class::new(false, &[(cp, cp)], ""));
+        self.syntax.literal(cp);
+        self.char_atom(start, Some(Class::of(false, &[(cp, cp)])));
+    }
+
+    /// Writes a class of `ranges` (in any order, maybe overlapping) and `\p{…}` items
+    /// (`properties`), complemented when `negated`: an atom matching one code point.
+    fn class_item(&mut self, negated: bool, ranges: Vec<(u32, u32)>, properties: &str) {
+        let start = self.out.len();
+        let merged = merge(ranges);
+        emit_class(&mut self.out, negated, &merged, properties);
+        let class = match properties.is_empty() {
+            true => {
+                self.syntax.class(negated, &merged);
+                Some(Class::of(negated, &merged))
+            }
+            // Only the engine knows a property's code points.
+            false => {
+                self.syntax.give_up();
+                None
+            }
+        };
+        self.char_atom(start, class);
     }
 
     // ---- syntax --------------------------------------------------------
@@ -527,9 +558,11 @@ impl Translator {
             let copies = max.unwrap_or(min).max(min).saturating_add(1);
             self.weight = self.weight.saturating_mul(copies);
         }
-        if self.eat('?') {
+        let lazy = self.eat('?');
+        if lazy {
             self.out.push('?');
         }
+        self.syntax.repeat(min, max, !lazy);
         self.last = Last::Quantified;
         self.piece(Piece::Repeat { min, max, braced });
         Ok(())
@@ -573,6 +606,7 @@ impl Translator {
         let lookaround = match self.bump() {
             Some(':') => {
                 self.out.push_str("(?:");
+                self.syntax.open();
                 self.open.push(Frame::Group(None));
                 return Ok(());
             }
@@ -591,6 +625,7 @@ impl Translator {
             _ => return Err(self.error("invalid group")),
         };
         self.needs_backtracking = true;
+        self.syntax.give_up();
         self.out.push_str(lookaround);
         self.open.push(Frame::Lookaround);
         Ok(())
@@ -605,12 +640,14 @@ impl Translator {
             Target::Automaton => "(?:",
             Target::Backtracking => "(",
         });
+        self.syntax.open();
         self.open.push(Frame::Group(Some(self.captures_opened)));
     }
 
     fn close_group(&mut self) -> Result<(), PatternError> {
         let frame = self.open.pop().ok_or_else(|| self.error("unmatched ')'"))?;
         self.out.push(')');
+        self.syntax.close();
         self.last = match frame {
             Frame::Group(_) => Last::Atom,
             Frame::Lookaround => Last::Assertion,
@@ -625,10 +662,8 @@ impl Translator {
             .ok_or_else(|| self.error("\\ at end of pattern"))?;
         match c {
             'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
-                let start = self.out.len();
                 let (ranges, negated) = shorthand(c);
-                emit_class(&mut self.out, negated, ranges.to_vec(), "");
-                self.char_atom(start, Class::new(negated, ranges, ""));
+                self.class_item(negated, ranges.to_vec(), "");
             }
             'b' | 'B' => {
                 self.word_boundary(c == 'B');
@@ -656,6 +691,7 @@ impl Translator {
                 let start = self.out.len();
                 let property = self.property(c == 'P')?;
                 self.out.push_str(&property);
+                self.syntax.give_up();
                 self.char_atom(start, None);
             }
             _ => {
@@ -667,6 +703,10 @@ impl Translator {
     }
 
     fn word_boundary(&mut self, negated: bool) {
+        self.syntax.look(match negated {
+            false => Look::WordAscii,
+            true => Look::WordAsciiNegate,
+        });
         match (self.target, negated) {
             (Target::Automaton, false) => self.out.push_str(r"(?-u:\b)"),
             (Target::Automaton, true) => self.out.push_str(r"(?-u:\B)"),
@@ -710,8 +750,10 @@ impl Translator {
             .any(|frame| matches!(frame, Frame::Group(Some(n)) if *n == number));
         if number > self.captures_opened || enclosing {
             self.out.push_str("(?:)");
+            self.syntax.empty();
         } else {
             self.needs_backtracking = true;
+            self.syntax.give_up();
             let _ = write!(self.out, r"(?:(?({number})\{number}|))");
         }
         self.last = Last::Atom;
@@ -815,7 +857,6 @@ impl Translator {
 
     /// Translates a character class; the `[` has been read.
     fn class(&mut self) -> Result<(), PatternError> {
-        let start = self.out.len();
         let negated = self.eat('^');
         let mut set = ClassSet::default();
         loop {
@@ -852,9 +893,7 @@ impl Translator {
                 }
             }
         }
-        let class = Class::new(negated, &set.ranges, &set.properties);
-        emit_class(&mut self.out, negated, set.ranges, &set.properties);
-        self.char_atom(start, class);
+        self.class_item(negated, set.ranges, &set.properties);
         Ok(())
     }
 
@@ -914,27 +953,27 @@ pub(super) struct Class {
 }
 
 impl Class {
-    /// The class of `ranges` (in any order, maybe overlapping), complemented when
-    /// `negated`; `None` with `\p{…}` items (`properties`).
-    fn new(negated: bool, ranges: &[(u32, u32)], properties: &str) -> Option<Class> {
-        if !properties.is_empty() {
-            return None;
-        }
-        let merged = merge(ranges.to_vec());
-        let members = if negated { complement(&merged) } else { merged };
-        let mut class = Class {
-            ascii: 0,
-            wide: Vec::new(),
-        };
-        for (low, high) in members {
-            for cp in low..=high.min(127) {
-                class.ascii |= 1 << cp;
+    /// The class of `ranges` (sorted and disjoint, as [`merge`] leaves them),
+    /// complemented when `negated`.
+    fn of(negated: bool, ranges: &[(u32, u32)]) -> Class {
+        let mut class = Class::default();
+        let mut add = |low: u32, high: u32| {
+            if low < 128 {
+                // Bits `low..=min(high, 127)`.
+                let above = u32::min(high, 127) + 1 - low;
+                class.ascii |= (u128::MAX >> (128 - above)) << low;
             }
             if high >= 128 {
                 class.wide.push((low.max(128), high));
             }
+        };
+        match negated {
+            false => ranges.iter().for_each(|&(low, high)| add(low, high)),
+            true => complement(ranges)
+                .into_iter()
+                .for_each(|(low, high)| add(low, high)),
         }
-        Some(class)
+        class
     }
 
     /// The ASCII set, when the class has no other member.
@@ -978,41 +1017,43 @@ fn complement(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
     result
 }
 
-/// Writes a single, flat character class.
+/// Writes a single, flat character class of `ranges` (sorted and disjoint, as
+/// [`merge`] leaves them).
 ///
-/// Ranges are merged, and their ends moved off the surrogate block, since
+/// Range ends are moved off the surrogate block, since
 /// surrogates are not `char`s and the target crates reject them; nothing is
 /// lost because a `&str` cannot contain a surrogate either.
-fn emit_class(out: &mut String, negated: bool, ranges: Vec<(u32, u32)>, properties: &str) {
-    let mut body = String::new();
-    for (mut low, mut high) in merge(ranges) {
-        if (0xD800..=0xDFFF).contains(&low) {
-            low = 0xE000;
-        }
-        if (0xD800..=0xDFFF).contains(&high) {
-            high = 0xD7FF;
-        }
-        match low.cmp(&high) {
-            std::cmp::Ordering::Less => {
-                push_class_member(&mut body, low);
-                body.push('-');
-                push_class_member(&mut body, high);
-            }
-            std::cmp::Ordering::Equal => push_class_member(&mut body, low),
-            std::cmp::Ordering::Greater => {}
-        }
-    }
-    body.push_str(properties);
-    if body.is_empty() {
+fn emit_class(out: &mut String, negated: bool, ranges: &[(u32, u32)], properties: &str) {
+    let members = ranges.iter().filter_map(|&(low, high)| {
+        let low = if (0xD800..=0xDFFF).contains(&low) {
+            0xE000
+        } else {
+            low
+        };
+        let high = if (0xD800..=0xDFFF).contains(&high) {
+            0xD7FF
+        } else {
+            high
+        };
+        (low <= high).then_some((low, high))
+    });
+    if members.clone().next().is_none() && properties.is_empty() {
         out.push_str(if negated { ANY } else { NOTHING });
-    } else {
-        out.push('[');
-        if negated {
-            out.push('^');
-        }
-        out.push_str(&body);
-        out.push(']');
+        return;
     }
+    out.push('[');
+    if negated {
+        out.push('^');
+    }
+    for (low, high) in members {
+        push_class_member(out, low);
+        if low < high {
+            out.push('-');
+            push_class_member(out, high);
+        }
+    }
+    out.push_str(properties);
+    out.push(']');
 }
 
 /// Writes one end of a range in a class (not a surrogate): an ASCII letter or digit as
