@@ -35,6 +35,35 @@ pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     }
 }
 
+/// A name's length and [`words`]: for a name of up to [`Spelling::DECIDES_UP_TO`] bytes
+/// they determine it, so a key is compared with a known name by two words and its
+/// length, computed once per key, without reading the name's bytes (a pointer away).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Spelling {
+    len: usize,
+    words: (u64, u64),
+}
+
+impl Spelling {
+    /// The longest names whose spelling decides equality.
+    const DECIDES_UP_TO: usize = 16;
+
+    /// Whether a name of `len` bytes is decided by its spelling.
+    #[inline(always)]
+    pub(crate) fn decides(len: usize) -> bool {
+        len <= Self::DECIDES_UP_TO
+    }
+
+    /// The spelling of `name`.
+    #[inline(always)]
+    pub(crate) fn of(name: &str) -> Spelling {
+        Spelling {
+            len: name.len(),
+            words: words(name.as_bytes()),
+        }
+    }
+}
+
 /// Two words that, with the length, determine a string of up to 16 bytes: its first and
 /// last 8 bytes (overlapping), or 4 and 4, or three bytes that cover up to 3.
 #[inline(always)]
@@ -141,11 +170,30 @@ impl ProbedIndex {
 
     #[inline(always)]
     fn home(&self, name: &str) -> usize {
-        let (first, last) = words(name.as_bytes());
-        let mixed = (first ^ (name.len() as u64).rotate_left(47))
+        self.home_of(Spelling::of(name))
+    }
+
+    #[inline(always)]
+    fn home_of(&self, spelling: Spelling) -> usize {
+        let (first, last) = spelling.words;
+        let mixed = (first ^ (spelling.len as u64).rotate_left(47))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         (mixed >> self.shift) as usize
+    }
+
+    /// The slot a name spelled `spelling` is looked for from.
+    #[inline(always)]
+    pub(crate) fn start(&self, spelling: Spelling) -> usize {
+        self.home_of(spelling)
+    }
+
+    /// The position in slot `slot`, `None` for an empty one (the end of a search), and
+    /// the slot to look in next.
+    #[inline(always)]
+    pub(crate) fn at(&self, slot: usize) -> Option<(usize, usize)> {
+        let at = (*self.slots.get(slot)? as usize).checked_sub(1)?;
+        Some((at, (slot + 1) & (self.slots.len() - 1)))
     }
 
     /// The position of `name` among the names the index was built of, which `name_at`

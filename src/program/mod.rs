@@ -17,7 +17,7 @@ pub(crate) use locations::{Locations, Place};
 use crate::formats::FormatCheck;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
 use crate::json::types::TypeSet;
-use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex};
+use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex, Spelling};
 use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
@@ -795,6 +795,8 @@ pub(crate) struct Entry {
     pub(crate) required: bool,
     /// How `node` is settled (set by the compiler's last pass).
     pub(crate) settle: Settle,
+    /// The property's name as its [`Spelling`], which a key is compared with.
+    pub(crate) spelling: Spelling,
 }
 
 impl Properties {
@@ -834,11 +836,12 @@ impl Properties {
             )
         };
         self.entries = (self.named.iter())
-            .map(|&(_, node)| Entry {
-                node,
-                cost: program.cost(node),
+            .map(|(name, node)| Entry {
+                node: *node,
+                cost: program.cost(*node),
                 required: false,
                 settle: Settle::Eval,
+                spelling: Spelling::of(name),
             })
             .collect();
     }
@@ -881,24 +884,49 @@ impl Properties {
         let probe = probe(name);
         for (i, &p) in probes.iter().enumerate() {
             // Names may share a probe word: each that does is compared.
-            if p == probe && same_bytes(self.named[i].0.as_bytes(), name.as_bytes()) {
+            if p == probe && self.is_named_at(i, name, || Spelling::of(name))? {
                 return Some(i);
             }
         }
         None
     }
 
+    /// Whether `name` is the name at position `i`: by its [`Spelling`] (`spelling`, the
+    /// caller's if it has it) when that decides, without reading the name a pointer
+    /// away; else byte by byte.
+    #[inline(always)]
+    fn is_named_at(
+        &self,
+        i: usize,
+        name: &str,
+        spelling: impl FnOnce() -> Spelling,
+    ) -> Option<bool> {
+        Some(match Spelling::decides(name.len()) {
+            true => self.entries.get(i)?.spelling == spelling(),
+            false => same_bytes(self.named.get(i)?.0.as_bytes(), name.as_bytes()),
+        })
+    }
+
     /// [`Properties::position`] by the [`NameLookup::Quick`] `index`.
     #[inline(always)]
     pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
         let i = index.candidate(name)?;
-        same_bytes(self.named[i].0.as_bytes(), name.as_bytes()).then_some(i)
+        self.is_named_at(i, name, || Spelling::of(name))?
+            .then_some(i)
     }
 
     /// [`Properties::position`] by the [`NameLookup::Probed`] `index`.
     #[inline(always)]
     pub(crate) fn probed(&self, index: &ProbedIndex, name: &str) -> Option<usize> {
-        index.find(name, |i| self.named.get(i).map(|(name, _)| name.as_bytes()))
+        let spelling = Spelling::of(name);
+        let mut slot = index.start(spelling);
+        loop {
+            let (i, next) = index.at(slot)?;
+            if self.is_named_at(i, name, || spelling)? {
+                return Some(i);
+            }
+            slot = next;
+        }
     }
 }
 
@@ -1375,7 +1403,7 @@ mod tests {
 
     /// Names that share lengths, first bytes ("abcd" and "ab\u{e9}" share a probe
     /// word), prefixes and words.
-    const NAMES: [&str; 8] = [
+    const NAMES: [&str; 11] = [
         "a",
         "ab",
         "abc",
@@ -1384,6 +1412,10 @@ mod tests {
         "b",
         "abcdefgh",
         "abcdefghi",
+        // Longer than a spelling decides: alike in their ends and words.
+        "abcdefghijklmnopq",
+        "abcdefghXjklmnopq",
+        "abcdefghijklmnop",
     ];
 
     #[test]
@@ -1404,7 +1436,17 @@ mod tests {
             for (i, name) in names.iter().enumerate() {
                 assert_eq!(table.position(name), Some(i), "{names:?}");
             }
-            let others = ["", "c", "ac", "abce", "abcdefgj", "abcdefghij", "ab\u{e8}"];
+            let others = [
+                "",
+                "c",
+                "ac",
+                "abce",
+                "abcdefgj",
+                "abcdefghij",
+                "ab\u{e8}",
+                "abcdefghijklmXopq",
+                "abcdefgXijklmnop",
+            ];
             let unlisted = NAMES.iter().filter(|n| !names.contains(n));
             for other in others.iter().chain(unlisted) {
                 assert_eq!(table.position(other), None, "{other} in {names:?}");

@@ -258,6 +258,7 @@ where
                     cost,
                     required,
                     settle,
+                    ..
                 } = spec.entries[i];
                 if count_required && required {
                     required_met += 1;
@@ -528,6 +529,7 @@ where
                 cost,
                 required,
                 settle,
+                ..
             } = *entry;
             required_met += u32::from(required);
             if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
