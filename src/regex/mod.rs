@@ -447,17 +447,23 @@ impl Lazy {
             syntax,
             ..
         } = translation;
+        let parse = || {
+            let config = ::regex_automata::util::syntax::Config::new().utf8(true);
+            ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
+                // As in `automaton`: the message's last line says what is wrong.
+                let message = error.to_string();
+                let reason = message.lines().last().unwrap_or_default();
+                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
+            })
+        };
         let hir = match syntax.as_ref().and_then(syntax::Syntax::hir) {
-            Some(hir) => hir,
-            None => {
-                let config = ::regex_automata::util::syntax::Config::new().utf8(true);
-                ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
-                    // As in `automaton`: the message's last line says what is wrong.
-                    let message = error.to_string();
-                    let reason = message.lines().last().unwrap_or_default();
-                    PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
-                })?
+            // Builds with debug assertions (tests, fuzzing) hold every built tree to the
+            // parsed one.
+            Some(hir) => {
+                debug_assert_eq!(Ok(&hir), parse().as_ref(), "{pattern:?}");
+                hir
             }
+            None => parse()?,
         };
         Ok(Lazy {
             pattern: pattern.into(),
