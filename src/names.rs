@@ -154,7 +154,7 @@ impl ProbedIndex {
         };
         let mask = index.slots.len() - 1;
         for (i, name) in names.iter().enumerate() {
-            let mut slot = index.home(name);
+            let mut slot = index.start(Spelling::of(name));
             let mut probes = 0;
             while index.slots[slot] != 0 {
                 probes += 1;
@@ -168,24 +168,14 @@ impl ProbedIndex {
         Some(index)
     }
 
+    /// The slot a name spelled `spelling` is looked for from (its home).
     #[inline(always)]
-    fn home(&self, name: &str) -> usize {
-        self.home_of(Spelling::of(name))
-    }
-
-    #[inline(always)]
-    fn home_of(&self, spelling: Spelling) -> usize {
+    pub(crate) fn start(&self, spelling: Spelling) -> usize {
         let (first, last) = spelling.words;
         let mixed = (first ^ (spelling.len as u64).rotate_left(47))
             .wrapping_mul(0x9e37_79b9_7f4a_7c15)
             ^ last.wrapping_mul(0xc2b2_ae3d_27d4_eb4f);
         (mixed >> self.shift) as usize
-    }
-
-    /// The slot a name spelled `spelling` is looked for from.
-    #[inline(always)]
-    pub(crate) fn start(&self, spelling: Spelling) -> usize {
-        self.home_of(spelling)
     }
 
     /// The position in slot `slot`, `None` for an empty one (the end of a search), and
@@ -206,15 +196,13 @@ impl ProbedIndex {
         name: &str,
         name_at: impl Fn(usize) -> Option<&'n [u8]>,
     ) -> Option<usize> {
-        let mask = self.slots.len() - 1;
-        let mut slot = self.home(name);
+        let mut slot = self.start(Spelling::of(name));
         loop {
-            let at = *self.slots.get(slot)? as usize;
-            let candidate = name_at(at.checked_sub(1)?)?;
-            if same_bytes(candidate, name.as_bytes()) {
-                return Some(at - 1);
+            let (at, next) = self.at(slot)?;
+            if same_bytes(name_at(at)?, name.as_bytes()) {
+                return Some(at);
             }
-            slot = (slot + 1) & mask;
+            slot = next;
         }
     }
 

@@ -90,20 +90,13 @@ impl Recorder {
         self.push(Token::Literal(cp));
     }
 
-    /// A class of `ranges` (sorted, disjoint, any code points; those in the surrogate
-    /// block are dropped, as the translator's output drops them).
-    pub(super) fn class(&mut self, negated: bool, ranges: &[(u32, u32)]) {
+    /// A class of `ranges` (sorted and disjoint).
+    pub(super) fn class(&mut self, negated: bool, ranges: impl Iterator<Item = (char, char)>) {
         let Some(syntax) = &mut self.syntax else {
             return;
         };
         let start = syntax.ranges.len();
-        syntax
-            .ranges
-            .extend(ranges.iter().filter_map(|&(low, high)| {
-                let low = char::from_u32(low).unwrap_or('\u{E000}');
-                let high = char::from_u32(high).unwrap_or('\u{D7FF}');
-                (low <= high).then_some((low, high))
-            }));
+        syntax.ranges.extend(ranges);
         let (Ok(start), Ok(len)) = (
             u32::try_from(start),
             u32::try_from(syntax.ranges.len() - start),

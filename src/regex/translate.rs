@@ -525,7 +525,7 @@ impl Translator {
         emit_class(&mut self.out, negated, &merged, properties);
         let class = match properties.is_empty() {
             true => {
-                self.syntax.class(negated, &merged);
+                self.syntax.class(negated, scalar_ranges(&merged));
                 Some(Class::of(negated, &merged))
             }
             // Only the engine knows a property's code points.
@@ -1020,23 +1020,10 @@ fn complement(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
 /// Writes a single, flat character class of `ranges` (sorted and disjoint, as
 /// [`merge`] leaves them).
 ///
-/// Range ends are moved off the surrogate block, since
-/// surrogates are not `char`s and the target crates reject them; nothing is
-/// lost because a `&str` cannot contain a surrogate either.
+/// Range ends are moved off the surrogate block ([`scalar_ranges`]), since surrogates
+/// are not `char`s and the target crates reject them.
 fn emit_class(out: &mut String, negated: bool, ranges: &[(u32, u32)], properties: &str) {
-    let members = ranges.iter().filter_map(|&(low, high)| {
-        let low = if (0xD800..=0xDFFF).contains(&low) {
-            0xE000
-        } else {
-            low
-        };
-        let high = if (0xD800..=0xDFFF).contains(&high) {
-            0xD7FF
-        } else {
-            high
-        };
-        (low <= high).then_some((low, high))
-    });
+    let members = scalar_ranges(ranges).map(|(low, high)| (u32::from(low), u32::from(high)));
     if members.clone().next().is_none() && properties.is_empty() {
         out.push_str(if negated { ANY } else { NOTHING });
         return;
@@ -1054,6 +1041,17 @@ fn emit_class(out: &mut String, negated: bool, ranges: &[(u32, u32)], properties
     }
     out.push_str(properties);
     out.push(']');
+}
+
+/// `ranges` as ranges of `char`s: ends in the surrogate block moved off it (a range inside
+/// it dropped), which loses nothing, since a `&str` holds no surrogate. What the text of
+/// a class ([`emit_class`]) and its recorded token ([`Recorder::class`]) both hold.
+fn scalar_ranges(ranges: &[(u32, u32)]) -> impl Iterator<Item = (char, char)> + Clone + '_ {
+    ranges.iter().filter_map(|&(low, high)| {
+        let low = char::from_u32(low).unwrap_or('\u{E000}');
+        let high = char::from_u32(high).unwrap_or('\u{D7FF}');
+        (low <= high).then_some((low, high))
+    })
 }
 
 /// Writes one end of a range in a class (not a surrogate): an ASCII letter or digit as
