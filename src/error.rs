@@ -7,8 +7,14 @@
 //! `String`, unboxed, as a failing `validate` returns it at once. Both carry JSON
 //! Pointers: a schema error names where in the schema the problem is, a validation error
 //! names where in the instance it failed and which schema keyword failed it.
+//!
+//! A validation error's message may quote the instance (`"x" is not a valid "email"`);
+//! the error keeps where ([`Quotation`], three bytes beside its offsets), so that
+//! [`ValidationError::masked`] renders it without instance data, on request only.
 
+use crate::json::types;
 use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 /// What kind of problem made a schema unusable.
@@ -201,9 +207,17 @@ impl ValidationErrorKind {
 ///
 /// The three texts share one buffer (message, then instance location, then schema
 /// location): creating an error is one allocation.
+///
+/// Messages quote the value that failed. Where that value may be secret (tool results
+/// carry file contents, tokens and personal data, and servers log their errors),
+/// [`masked`](ValidationError::masked) renders an error without it, or a validator built
+/// [`with_masked_errors`](crate::ValidationOptions::with_masked_errors) writes every
+/// error that way.
 #[derive(Clone)]
 pub struct ValidationError {
     kind: ValidationErrorKind,
+    /// Where the message quotes the instance, in the room beside the offsets.
+    quotation: Quotation,
     message_end: u32,
     instance_end: u32,
     /// Where the schema location ends: a keyword location along the evaluation path
@@ -239,6 +253,13 @@ struct Extra {
 ///     Some(&ErrorDetails::Length { keyword: "maxLength", limit: 3, actual: 5 })
 /// );
 /// ```
+///
+/// Masked ([`MaskedError::details`], or any error of a validator built
+/// [`with_masked_errors`](crate::ValidationOptions::with_masked_errors)), details hold no
+/// instance data: every field is the schema's own (bounds, values, patterns, format and
+/// property names), a type name, or a length or count, but for the name of an
+/// [`Unexpected`](ErrorDetails::Unexpected) property, which is then empty (the error's
+/// instance location ends with it).
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ErrorDetails {
@@ -309,18 +330,216 @@ pub enum ErrorDetails {
     /// A property `additionalProperties` / `unevaluatedProperties` (set to `false`) does
     /// not allow.
     Unexpected {
-        /// The property's name.
+        /// The property's name; empty when masked (see [`ErrorDetails`]): an instance
+        /// key, it is then only in the error's instance location, as its last token.
         property: String,
     },
 }
 
+impl ErrorDetails {
+    /// These details without instance data, or `None` when they hold none. Every other
+    /// field is the schema's own (its bounds, values, patterns, format names, property
+    /// names), a type name, or a length or count.
+    fn masked(&self) -> Option<ErrorDetails> {
+        match self {
+            ErrorDetails::Unexpected { property } if !property.is_empty() => {
+                Some(ErrorDetails::Unexpected {
+                    property: String::new(),
+                })
+            }
+            ErrorDetails::Type { .. }
+            | ErrorDetails::Const { .. }
+            | ErrorDetails::Enum { .. }
+            | ErrorDetails::Range { .. }
+            | ErrorDetails::MultipleOf { .. }
+            | ErrorDetails::Length { .. }
+            | ErrorDetails::Pattern { .. }
+            | ErrorDetails::Format { .. }
+            | ErrorDetails::Size { .. }
+            | ErrorDetails::Required { .. }
+            | ErrorDetails::Unexpected { .. } => None,
+        }
+    }
+}
+
+/// What a masked message says in place of a quotation of the instance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StandIn {
+    /// The quoted value's type: an index into [`types::NAMES`].
+    Type(u8),
+    /// Nothing: the words around say what may be said (the value's type is named
+    /// already, or the quotation is an instance key).
+    Nothing,
+}
+
+impl StandIn {
+    /// The type of `value`.
+    pub(crate) fn type_of(value: &Value) -> StandIn {
+        StandIn::Type(types::type_index(value))
+    }
+
+    /// What a masked message says.
+    pub(crate) fn text(self) -> &'static str {
+        match self {
+            StandIn::Type(index) => types::NAMES.get(usize::from(index)).map_or("value", |n| n),
+            StandIn::Nothing => "",
+        }
+    }
+}
+
+/// A quotation of the instance in a message being written: its bytes, and what a masked
+/// message says in their place.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Quote {
+    pub(crate) start: usize,
+    pub(crate) end: usize,
+    pub(crate) stand_in: StandIn,
+}
+
+/// Where an error's message quotes the instance, so that [`ValidationError::masked`] can
+/// cut the quotation out, or that the message was written masked (and quotes nothing).
+///
+/// Three bytes, in the room beside the offsets, so that an error stays six words: an
+/// anchor (3 bits), the stand-in (3 bits: a type's index, or 7 for nothing) and two
+/// numbers of 9 bits, `a` and `b`, which the anchor reads:
+///
+/// - `START`: the quotation is the `b` bytes from byte `a`;
+/// - `END`: the quotation is the `b` bytes that end `a` bytes before the message's end;
+/// - `BETWEEN`: the quotation runs from byte `a` to `b` bytes before the message's end.
+///
+/// Every message of the interpreter fits: a value's rendering is at most 60 bytes, at
+/// the head of its message, after fewer than 100 bytes of a `type` message's words, or at
+/// the tail of a `const` / `enum` message; a property name is quoted from byte 9 of its
+/// message, whole, so with at most 387 bytes when it is short enough to get a
+/// suggestion (64 characters), else with only 15 bytes after it. One that did not
+/// would be `WITHHELD`: its masked message says nothing of the value, and withholds
+/// the rest.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Quotation([u8; 3]);
+
+/// The message quotes nothing.
+const CLEAN: u32 = 0;
+/// See [`Quotation`].
+const START: u32 = 1;
+/// See [`Quotation`].
+const END: u32 = 2;
+/// See [`Quotation`].
+const BETWEEN: u32 = 3;
+/// The message quotes the instance where three bytes cannot say.
+const WITHHELD: u32 = 4;
+/// The message was written masked: it quotes nothing.
+const MASKED: u32 = 5;
+/// The largest of a [`Quotation`]'s numbers.
+const MOST: usize = (1 << 9) - 1;
+/// What a masked `WITHHELD` message says.
+const WITHHELD_MESSAGE: &str = "the message is withheld: it quotes the instance";
+
+impl Quotation {
+    fn pack(anchor: u32, stand_in: StandIn, a: usize, b: usize) -> Quotation {
+        let stand_in = match stand_in {
+            StandIn::Type(index) => u32::from(index.min(6)),
+            StandIn::Nothing => 7,
+        };
+        let (a, b) = (a.min(MOST) as u32, b.min(MOST) as u32);
+        let bits = anchor | stand_in << 3 | a << 6 | b << 15;
+        let [x, y, z, _] = bits.to_le_bytes();
+        Quotation([x, y, z])
+    }
+
+    /// The anchor, the stand-in, `a` and `b`.
+    fn unpack(self) -> (u32, StandIn, usize, usize) {
+        let [x, y, z] = self.0;
+        let bits = u32::from_le_bytes([x, y, z, 0]);
+        let stand_in = match bits >> 3 & 7 {
+            7 => StandIn::Nothing,
+            index => StandIn::Type(index as u8),
+        };
+        let number = |at: u32| (bits >> at) as usize & MOST;
+        (bits & 7, stand_in, number(6), number(15))
+    }
+
+    /// That of a message written masked.
+    pub(crate) fn masked() -> Quotation {
+        Quotation::pack(MASKED, StandIn::Nothing, 0, 0)
+    }
+
+    /// That of `quote` in a message `len` bytes long.
+    pub(crate) fn of(quote: Quote, len: usize) -> Quotation {
+        let Quote {
+            start,
+            end,
+            stand_in,
+        } = quote;
+        let (quoted, after) = (end.saturating_sub(start), len.saturating_sub(end));
+        let (anchor, a, b) = if start <= MOST && quoted <= MOST {
+            (START, start, quoted)
+        } else if after <= MOST && quoted <= MOST {
+            (END, after, quoted)
+        } else if start <= MOST && after <= MOST {
+            (BETWEEN, start, after)
+        } else {
+            (WITHHELD, 0, 0)
+        };
+        Quotation::pack(anchor, stand_in, a, b)
+    }
+
+    /// Whether the message was written masked.
+    fn is_masked(self) -> bool {
+        self.unpack().0 == MASKED
+    }
+
+    /// The same quotation once `added` bytes are appended to its message (a hint).
+    fn appended(self, added: usize) -> Quotation {
+        match self.unpack() {
+            (END, stand_in, a, b) if a + added <= MOST => {
+                Quotation::pack(END, stand_in, a + added, b)
+            }
+            (BETWEEN, stand_in, a, b) if b + added <= MOST => {
+                Quotation::pack(BETWEEN, stand_in, a, b + added)
+            }
+            (END | BETWEEN, stand_in, ..) => Quotation::pack(WITHHELD, stand_in, 0, 0),
+            _ => self,
+        }
+    }
+
+    /// Writes `message` (which this quotation belongs to) masked: the quotation replaced
+    /// by its stand-in.
+    fn write_masked(self, message: &str, out: &mut impl fmt::Write) -> fmt::Result {
+        let len = message.len();
+        let (anchor, stand_in, a, b) = self.unpack();
+        let range = match anchor {
+            CLEAN | MASKED => return out.write_str(message),
+            START => Some((a, a + b)),
+            END => len.checked_sub(a + b).map(|start| (start, len - a)),
+            BETWEEN => len.checked_sub(b).map(|end| (a, end)),
+            _ => None,
+        };
+        let parts = range.and_then(|(start, end)| {
+            // A range that falls off the message or its characters places nothing:
+            // withheld.
+            (start <= end).then_some(())?;
+            Some((message.get(..start)?, message.get(end..)?))
+        });
+        match parts {
+            Some((before, after)) => {
+                out.write_str(before)?;
+                out.write_str(stand_in.text())?;
+                out.write_str(after)
+            }
+            None => out.write_str(WITHHELD_MESSAGE),
+        }
+    }
+}
+
 impl ValidationError {
-    /// An error whose `text` holds its message, at the schema location `location`
-    /// appends (to the text, after an empty instance location).
+    /// An error whose `text` holds its message (quoting the instance where `quotation`
+    /// says), at the schema location `location` appends (to the text, after an empty
+    /// instance location).
     #[cold]
     pub(crate) fn located(
         kind: ValidationErrorKind,
         mut text: String,
+        quotation: Quotation,
         location: impl FnOnce(&mut String),
     ) -> Self {
         let message_end = offset(text.len());
@@ -328,6 +547,7 @@ impl ValidationError {
         let schema_end = offset(text.len());
         ValidationError {
             kind,
+            quotation,
             message_end,
             instance_end: message_end,
             schema_end,
@@ -384,6 +604,7 @@ impl ValidationError {
         let added = hint.len() + 2;
         self.text.insert_str(at, hint);
         self.text.insert_str(at, "; ");
+        self.quotation = self.quotation.appended(added);
         self.message_end = self.message_end.saturating_add(offset(added));
         self.instance_end = self.instance_end.saturating_add(offset(added));
         self.schema_end = self.schema_end.saturating_add(offset(added));
@@ -400,6 +621,7 @@ impl ValidationError {
     pub(crate) fn without_context(&self) -> ValidationError {
         ValidationError {
             kind: self.kind,
+            quotation: self.quotation,
             message_end: self.message_end,
             instance_end: self.instance_end,
             schema_end: self.schema_end,
@@ -414,8 +636,12 @@ impl ValidationError {
         }
     }
 
-    /// Attaches the operands of the failed keyword.
+    /// Attaches the operands of the failed keyword (masked, when the message was).
     pub(crate) fn set_details(&mut self, details: ErrorDetails) {
+        let details = match self.quotation.is_masked() {
+            true => details.masked().unwrap_or(details),
+            false => details,
+        };
         self.extra.get_or_insert_with(Box::default).details = Some(details);
     }
 
@@ -476,19 +702,116 @@ impl ValidationError {
         self.extra.as_deref().map_or(&[], |extra| &extra.context)
     }
 
+    /// This error without instance data: its [`Display`](fmt::Display) is the error's,
+    /// context lines included, with each quotation of the instance replaced by the
+    /// value's type, or left out where the words around already name it; its
+    /// [`details`](MaskedError::details) leave out the name of an unexpected property.
+    /// What remains: types, lengths and counts, the locations (JSON Pointers: the only
+    /// place an instance's property names appear), and the schema's own operands
+    /// (bounds, `const` / `enum` values, patterns, format names, property names, as in a
+    /// hint "did you mean ...?").
+    ///
+    /// The rendering is made when asked for, from what the error keeps (where its message
+    /// quotes the instance, in three bytes it had room for): any error can be masked,
+    /// and an error costs no more for it. Those of a validator built
+    /// [`with_masked_errors`](crate::ValidationOptions::with_masked_errors) are masked
+    /// already, and render alike.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let v = mcp_jsonschema::Validator::new(&json!({
+    ///     "properties": {"token": {"type": "integer"}, "units": {"enum": ["metric", "imperial"]}}
+    /// }))?;
+    /// let error = v.validate(&json!({"token": "s3cr3t"})).unwrap_err();
+    /// assert_eq!(error.to_string(), r#"/token: expected integer, got string "s3cr3t""#);
+    /// assert_eq!(error.masked().to_string(), "/token: expected integer, got string");
+    ///
+    /// let error = v.validate(&json!({"units": "s3cr3t"})).unwrap_err();
+    /// assert_eq!(error.masked().message(), r#"expected one of "metric", "imperial", got string"#);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn masked(&self) -> MaskedError<'_> {
+        MaskedError { error: self }
+    }
+
     /// Writes `location: message`, then each context error on a line of its own,
-    /// indented by `indent` more spaces per level.
-    fn write_lines(&self, f: &mut fmt::Formatter<'_>, indent: usize) -> fmt::Result {
+    /// indented by `indent` more spaces per level; with `masked`, each message masked.
+    fn write_lines(&self, f: &mut fmt::Formatter<'_>, indent: usize, masked: bool) -> fmt::Result {
         let at = match self.instance_location() {
             "" => "(root)",
             at => at,
         };
-        write!(f, "{at}: {}", self.message())?;
+        write!(f, "{at}: ")?;
+        match masked {
+            true => self.quotation.write_masked(self.message(), f)?,
+            false => f.write_str(self.message())?,
+        }
         for error in self.context() {
             write!(f, "\n{:1$}", "", indent + 2)?;
-            error.write_lines(f, indent + 2)?;
+            error.write_lines(f, indent + 2, masked)?;
         }
         Ok(())
+    }
+}
+
+/// A [`ValidationError`] without instance data, from [`ValidationError::masked`]: it
+/// displays as the error does (`location: message`, then the context lines), masked.
+///
+/// ```
+/// use serde_json::json;
+/// let v = mcp_jsonschema::Validator::new(&json!({"oneOf": [
+///     {"properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}}, "required": ["kind", "radius"]},
+///     {"properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+/// ]}))?;
+/// let err = v.validate(&json!({"kind": "square", "side": "2"})).unwrap_err();
+/// assert_eq!(err.masked().to_string(), "(root): object is not valid under any of \
+///     the schemas in oneOf; the closest is #1\n  /side: expected number, got string; send the \
+///     number itself, not a JSON-encoded string");
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+#[derive(Clone, Copy)]
+pub struct MaskedError<'e> {
+    error: &'e ValidationError,
+}
+
+impl<'e> MaskedError<'e> {
+    /// The message, masked, without the location (nor the context).
+    pub fn message(&self) -> Cow<'e, str> {
+        let message = self.error.message();
+        match self.error.quotation.unpack().0 {
+            CLEAN | MASKED => Cow::Borrowed(message),
+            _ => {
+                let mut masked = String::with_capacity(message.len());
+                let _ = self.error.quotation.write_masked(message, &mut masked);
+                Cow::Owned(masked)
+            }
+        }
+    }
+
+    /// The operands of the failed keyword (see [`ErrorDetails`]), masked: an
+    /// [`Unexpected`](ErrorDetails::Unexpected) property's name is left out (`property`
+    /// is empty); no other details hold instance data.
+    pub fn details(&self) -> Option<Cow<'e, ErrorDetails>> {
+        let details = self.error.details()?;
+        Some(details.masked().map_or(Cow::Borrowed(details), Cow::Owned))
+    }
+}
+
+impl fmt::Display for MaskedError<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.error.write_lines(f, 0, true)
+    }
+}
+
+impl fmt::Debug for MaskedError<'_> {
+    /// As [`ValidationError`]'s, masked.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "MaskedError({:?}: {self} [schema {}])",
+            self.error.kind,
+            self.error.schema_location()
+        )
     }
 }
 
@@ -500,7 +823,7 @@ fn offset(len: usize) -> u32 {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_lines(f, 0)
+        self.write_lines(f, 0, false)
     }
 }
 
@@ -532,5 +855,112 @@ mod tests {
         assert!(
             std::mem::size_of::<Result<(), ValidationError>>() <= 6 * std::mem::size_of::<usize>()
         );
+    }
+
+    /// An error whose message `head + quoted + tail` quotes `quoted`, masked as `stand_in`.
+    fn quoting(head: &str, quoted: &str, tail: &str, stand_in: StandIn) -> ValidationError {
+        let text = format!("{head}{quoted}{tail}");
+        let quote = Quote {
+            start: head.len(),
+            end: head.len() + quoted.len(),
+            stand_in,
+        };
+        let quotation = Quotation::of(quote, text.len());
+        ValidationError::located(ValidationErrorKind::Enum, text, quotation, |out| {
+            out.push_str("/enum");
+        })
+    }
+
+    fn masked(error: &ValidationError) -> String {
+        error.masked().message().into_owned()
+    }
+
+    #[test]
+    fn each_anchor_places_its_quotation_and_withholds_what_it_cannot_place() {
+        let (short, long) = ("x".repeat(500), "y".repeat(600));
+        let string = StandIn::Type(4);
+        // At the head, at the tail past a long head, and between long ends.
+        let cases = [
+            ("", "\"secret\"", " is bad", string, "string is bad"),
+            (
+                &long[..],
+                "\"secret\"",
+                "",
+                string,
+                &format!("{long}string")[..],
+            ),
+            (
+                "property ",
+                &format!("\"{long}\" ")[..],
+                "is not allowed",
+                StandIn::Nothing,
+                "property is not allowed",
+            ),
+            (
+                &short[..],
+                &long[..],
+                &short[..],
+                string,
+                &format!("{short}string{short}")[..],
+            ),
+        ];
+        for (head, quoted, tail, stand_in, expected) in cases {
+            let error = quoting(head, quoted, tail, stand_in);
+            assert_eq!(masked(&error), expected, "{head:.9}|{quoted:.9}|{tail:.9}");
+            assert_eq!(error.instance_location(), "");
+            assert_eq!(error.schema_location(), "/enum");
+        }
+        // Long on every side: nothing of it is shown.
+        let error = quoting(&long, &long, &long, string);
+        assert_eq!(masked(&error), WITHHELD_MESSAGE);
+    }
+
+    #[test]
+    fn a_hint_after_a_quotation_moves_its_end_anchors() {
+        let long = "z".repeat(600);
+        let secret = "\"secret\"";
+        // Placed from the start, from the end, between.
+        for (head, quoted, tail) in [
+            ("", secret, " is bad"),
+            (&long[..], secret, ""),
+            ("p ", &long[..], " q"),
+        ] {
+            let mut error = quoting(head, quoted, tail, StandIn::Type(4));
+            error.push_hint("do better");
+            assert_eq!(masked(&error), format!("{head}string{tail}; do better"));
+        }
+        // A hint that pushes an end anchor past its bits withholds the message.
+        let mut error = quoting(&long, "\"secret\"", &"t".repeat(500), StandIn::Type(4));
+        error.push_hint(&"h".repeat(20));
+        assert_eq!(masked(&error), WITHHELD_MESSAGE);
+    }
+
+    #[test]
+    fn masked_messages_mask_their_details() {
+        let details = ErrorDetails::Unexpected {
+            property: "secret".into(),
+        };
+        let mut unmasked = quoting(
+            "property ",
+            "\"secret\" ",
+            "is not allowed",
+            StandIn::Nothing,
+        );
+        unmasked.set_details(details.clone());
+        assert_eq!(unmasked.details(), Some(&details));
+        let hidden = ErrorDetails::Unexpected {
+            property: String::new(),
+        };
+        assert_eq!(unmasked.masked().details().as_deref(), Some(&hidden));
+        let text = "property is not allowed".to_string();
+        let mut masked = ValidationError::located(
+            ValidationErrorKind::Unexpected,
+            text,
+            Quotation::masked(),
+            |_| {},
+        );
+        masked.set_details(details);
+        assert_eq!(masked.details(), Some(&hidden));
+        assert_eq!(masked.masked().message(), masked.message());
     }
 }

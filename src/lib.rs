@@ -54,6 +54,7 @@ mod ids;
 mod json;
 mod maps;
 pub mod mcp;
+mod memory;
 mod metaschema;
 mod names;
 mod options;
@@ -66,7 +67,9 @@ mod validator;
 mod vm;
 
 pub use dialect::Draft;
-pub use error::{ErrorDetails, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
+pub use error::{
+    ErrorDetails, MaskedError, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind,
+};
 pub use evaluation::{Annotation, Evaluation};
 pub use options::{ReferencePolicy, ValidationOptions};
 pub use validator::Validator;

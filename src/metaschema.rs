@@ -276,6 +276,7 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
     let limits = Limits {
         max_depth: crate::options::STACK_SAFE_DEPTH,
         max_steps: u64::MAX,
+        masked: false,
     };
     if vm::is_valid(metaschema, schema, limits) {
         return Ok(());

@@ -207,7 +207,7 @@ impl ProbedIndex {
     }
 
     pub(crate) fn memory_usage(&self) -> usize {
-        self.slots.len() * std::mem::size_of::<u32>()
+        crate::memory::slice(&self.slots)
     }
 }
 
@@ -295,9 +295,12 @@ impl NameSet {
             None => 0,
         };
         index
-            + self.probes.len() * std::mem::size_of::<u64>()
-            + (self.names.iter())
-                .map(|name| name.len() + std::mem::size_of::<Box<str>>())
+            + crate::memory::slice(&self.probes)
+            + crate::memory::slice(&self.names)
+            + self
+                .names
+                .iter()
+                .map(|name| crate::memory::text(name))
                 .sum::<usize>()
     }
 }
@@ -393,7 +396,7 @@ impl QuickIndex {
 
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
-        self.slots.len()
+        crate::memory::slice(&self.slots)
     }
 }
 

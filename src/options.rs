@@ -1,6 +1,7 @@
 //! [`ValidationOptions`]: the by-value builder that configures compilation.
 
 use crate::dialect::Draft;
+use crate::formats::Checker;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -31,7 +32,7 @@ pub struct ValidationOptions {
     pub(crate) resources: Vec<(String, Arc<Value>)>,
     pub(crate) format_assertion: Option<bool>,
     /// Registered `format` checkers, by name; a later one of a name wins.
-    pub(crate) formats: Vec<(String, FormatChecker)>,
+    pub(crate) formats: Vec<(String, Checker)>,
     pub(crate) unknown_formats_refused: bool,
     pub(crate) metaschema_check: bool,
     pub(crate) max_schema_depth: u32,
@@ -41,10 +42,8 @@ pub struct ValidationOptions {
     pub(crate) references: ReferencePolicy,
     pub(crate) unsupported_drafts: &'static [Draft],
     pub(crate) annotations: bool,
+    pub(crate) masked_errors: bool,
 }
-
-/// A `format` checker: whether a string is of the format.
-type FormatChecker = fn(&str) -> bool;
 
 /// Which references a schema may make.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -78,6 +77,7 @@ impl Default for ValidationOptions {
             references: ReferencePolicy::Registered,
             unsupported_drafts: &[],
             annotations: false,
+            masked_errors: false,
         }
     }
 }
@@ -108,7 +108,9 @@ impl ValidationOptions {
     /// Checks strings under `"format": name` with `check` wherever formats are asserted
     /// ([`with_format_assertion`](Self::with_format_assertion)), in place of the built-in
     /// checker of that name if there is one. Values other than strings pass, as for
-    /// every format.
+    /// every format. `check` may be any closure that can be shared between threads,
+    /// holding state of its own (a set of allowed names, a callback into another
+    /// language's runtime); it runs on the validating thread, once per string checked.
     ///
     /// ```
     /// use serde_json::json;
@@ -124,8 +126,27 @@ impl ValidationOptions {
     /// assert!(v.is_valid(&json!(42)));
     /// # Ok::<(), mcp_jsonschema::SchemaError>(())
     /// ```
-    pub fn with_format(mut self, name: impl Into<String>, check: FormatChecker) -> Self {
-        self.formats.push((name.into(), check));
+    ///
+    /// A closure that captures its data:
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let known = ["oslo", "lima"];
+    /// let v = mcp_jsonschema::Validator::options()
+    ///     .with_format("city", move |s| known.contains(&s))
+    ///     .with_format_assertion(true)
+    ///     .build(&json!({"format": "city"}))?;
+    /// assert!(v.is_valid(&json!("lima")));
+    /// assert!(!v.is_valid(&json!("paris")));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_format(
+        mut self,
+        name: impl Into<String>,
+        check: impl Fn(&str) -> bool + Send + Sync + 'static,
+    ) -> Self {
+        let check: crate::formats::CustomCheck = Arc::new(check);
+        self.formats.push((name.into(), Checker::Custom(check)));
         self
     }
 
@@ -225,6 +246,37 @@ impl ValidationOptions {
     /// ```
     pub fn with_annotations(mut self, collect: bool) -> Self {
         self.annotations = collect;
+        self
+    }
+
+    /// Whether every error of the validator is written without instance data, as
+    /// [`ValidationError::masked`](crate::ValidationError::masked) renders one: its
+    /// message, display, context, the errors of `validate` and `iter_errors`, the error
+    /// texts of [`Evaluation`](crate::Evaluation)'s output formats, and its
+    /// [`details`](crate::ValidationError::details) (the one detail that names instance
+    /// data, an [`Unexpected`](crate::ErrorDetails::Unexpected) property, holds an empty
+    /// name: the instance location still ends with it). For servers that log the errors
+    /// of tool results, which carry file contents, tokens and personal data. Off by
+    /// default; `is_valid` runs the same either way. Without it, any one error can still
+    /// be rendered masked, with [`ValidationError::masked`](crate::ValidationError::masked).
+    ///
+    /// Annotations ([`Evaluation::annotations`](crate::Evaluation::annotations)) are
+    /// not errors, and are kept as they are: those of `additionalProperties`,
+    /// `patternProperties` and `unevaluatedProperties` list the instance's property names.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let schema = json!({"properties": {"token": {"type": "integer"}}, "additionalProperties": false});
+    /// let v = mcp_jsonschema::Validator::options().with_masked_errors(true).build(&schema)?;
+    /// let error = v.validate(&json!({"token": "s3cr3t"})).unwrap_err();
+    /// assert_eq!(error.to_string(), "/token: expected integer, got string");
+    /// let error = v.validate(&json!({"s3cr3t": 1})).unwrap_err();
+    /// assert_eq!(error.message(), "property is not allowed");
+    /// assert_eq!(error.instance_location(), "/s3cr3t");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_masked_errors(mut self, masked: bool) -> Self {
+        self.masked_errors = masked;
         self
     }
 

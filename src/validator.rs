@@ -1,7 +1,7 @@
 //! [`Validator`]: a compiled schema and the public ways to run it.
 
 use crate::compiler;
-use crate::error::{SchemaError, ValidationError};
+use crate::error::{SchemaError, ValidationError, ValidationErrorKind};
 use crate::evaluation::{Evaluation, Located};
 use crate::options::ValidationOptions;
 use crate::program::Program;
@@ -69,6 +69,7 @@ impl Validator {
             limits: Limits {
                 max_depth: options.max_instance_depth,
                 max_steps: options.step_budget,
+                masked: options.masked_errors,
             },
         })
     }
@@ -84,9 +85,16 @@ impl Validator {
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
         match vm::first_error(&self.program, instance, self.limits) {
             None => Ok(()),
-            // A limit may be the stack guard's, which the explaining pass (larger frames)
-            // can reach where the fast one does not: the fast verdict settles it, so that
-            // every entry point agrees.
+            // The explaining pass spends the budget as the fast one does, so running out
+            // of it settles the verdict (running the fast pass again to confirm doubled
+            // the time of an exhausted run).
+            Some(error) if error.kind() == ValidationErrorKind::BudgetExhausted => {
+                debug_assert!(!self.is_valid(instance), "the fast pass passed: {error}");
+                Err(error)
+            }
+            // A depth limit may be the stack guard's, which the explaining pass (larger
+            // frames) can reach where the fast one does not: the fast verdict settles it,
+            // so that every entry point agrees.
             Some(error) if error.kind().is_limit() && self.is_valid(instance) => Ok(()),
             Some(error) => Err(error),
         }
@@ -155,12 +163,28 @@ impl Validator {
         errors.into_iter()
     }
 
-    /// Approximate heap bytes held by the compiled schema (regex automata estimated),
-    /// the annotating program of [`with_annotations`](ValidationOptions::with_annotations)
-    /// included.
+    /// Approximate heap bytes held by the compiled schema, the annotating program of
+    /// [`with_annotations`](ValidationOptions::with_annotations) included; clones share
+    /// them. Each heap block counts as the allocator spends memory on it (its size and a
+    /// header, rounded up), so for most schemas this is what the process grew by to hold
+    /// it (`tests/load.rs` holds a cache of tool schemas to within 10% of that). Compiled
+    /// patterns are estimated from their length: a schema of many patterns, whose
+    /// automata are built on first use, holds more.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let small = mcp_jsonschema::Validator::new(&json!({"type": "string"}))?;
+    /// let large = mcp_jsonschema::Validator::new(&json!({
+    ///     "properties": {"a": {"type": "string"}, "b": {"enum": [1, 2, 3]}},
+    ///     "required": ["a"]
+    /// }))?;
+    /// assert!(small.memory_usage() > 0);
+    /// assert!(large.memory_usage() > small.memory_usage());
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn memory_usage(&self) -> usize {
-        let annotating = self.annotating.as_deref().map_or(0, Program::memory_usage);
-        self.program.memory_usage() + annotating
+        let program = |program: &Program| crate::memory::arc::<Program>() + program.memory_usage();
+        program(&self.program) + self.annotating.as_deref().map_or(0, program)
     }
 }
 

@@ -6,24 +6,20 @@
 //! Caches built once in a validator's life may still be built later: a pattern searched
 //! often enough gets its full DFA on the search that proves it hot (`src/regex/table.rs`),
 //! whenever that comes. So an instance that allocated is run again at once, and fails
-//! the test only if it allocates again: a one-time build does not repeat.
-//!
-//! One exception, listed in [`ALLOCATING`] with its reason: a pattern only a backtracking
-//! engine can run (a lookaround), which `fancy-regex` runs with stacks it allocates per
-//! match. The test fails if that case stops allocating, so the list stays true.
+//! the test only if it allocates again: a one-time build does not repeat. Patterns only
+//! the backtracking engine can run (ui5-manifest's lookahead) included: its buffers are
+//! kept per thread.
 //!
 //! The benchmark data lives outside the repository (`../shared/bench-data`, or
 //! `$MCP_JSONSCHEMA_BENCH_DATA`); without it only the embedded MCP cases run, and the
 //! test says so on standard error.
 
-use mcp_jsonschema::{Draft, Validator};
+mod common;
+
+use common::{cases, compile};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
-
-#[allow(dead_code)]
-#[path = "../benches/common/cases.rs"]
-mod cases;
 
 struct Counting;
 
@@ -50,37 +46,12 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
-/// Cases whose instances may allocate, and why.
-const ALLOCATING: &[(&str, &str)] = &[(
-    "ui5-manifest",
-    "its pattern `^((\\.(?!\\.)\\/)?\\w+\\/?)+$` has a lookahead: the backtracking \
-     engine (fancy-regex) allocates its stacks on every match",
-)];
-
-/// The validator the benchmarks build for `case` (its dialect, `format` asserted up to
-/// draft 7).
-fn compile(case: &cases::Case) -> Validator {
-    let draft = match case.dialect {
-        cases::Dialect::Draft4 => Draft::Draft4,
-        cases::Dialect::Draft6 => Draft::Draft6,
-        cases::Dialect::Draft7 => Draft::Draft7,
-        cases::Dialect::Draft201909 => Draft::Draft201909,
-        cases::Dialect::Draft202012 => Draft::Draft202012,
-    };
-    Validator::options()
-        .with_draft(draft)
-        .with_format_assertion(case.dialect.asserts_formats())
-        .build(&case.schema)
-        .unwrap_or_else(|e| panic!("{}: the schema does not compile: {e}", case.name))
-}
-
 #[test]
 fn is_valid_allocates_nothing_on_any_benchmark_case() {
     let dir = cases::data_dir(Path::new(env!("CARGO_MANIFEST_DIR")));
     let all = cases::load(&dir, &|_| true).expect("the benchmark cases load");
     let mut failures = Vec::new();
     let mut checked = 0;
-    let mut excused = Vec::new();
     for case in &all {
         let validator = compile(case);
         for instance in &case.instances {
@@ -96,27 +67,16 @@ fn is_valid_allocates_nothing_on_any_benchmark_case() {
                 continue;
             }
             let allocated = allocations();
-            if allocated == 0 {
-                continue;
-            }
-            match ALLOCATING.iter().find(|(name, _)| *name == case.name) {
-                Some(_) => excused.push(case.name.as_str()),
-                None => failures.push(format!(
+            if allocated != 0 {
+                failures.push(format!(
                     "{} instance {i}: {allocated} allocations",
                     case.name
-                )),
+                ));
             }
         }
         checked += case.instances.len();
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    let loaded = |name: &str| all.iter().any(|case| case.name == name);
-    for (name, why) in ALLOCATING {
-        assert!(
-            !loaded(name) || excused.contains(name),
-            "{name} no longer allocates ({why}): take it off the list"
-        );
-    }
     // The MCP cases alone have more than 8 instances; the full data set thousands.
     assert!(checked >= 8, "only {checked} instances found");
     eprintln!(

@@ -1,12 +1,14 @@
 //! The architecture, checked: each module of `src/` imports only from layers below it,
-//! so the flow reads bottom up (data model, dialects and options; the program and its
-//! interpreter; the registry and the compiler; metaschema checking; the public types).
+//! so the flow reads bottom up (data model, dialects, patterns, formats and options; the
+//! program and its interpreter; the registry and the compiler; metaschema checking; the
+//! public types).
 
 use std::path::Path;
 
 /// The modules of `src/`, lowest layer first.
 const LAYERS: &[&str] = &[
     "stack",
+    "memory",
     "maps",
     "uri",
     "names",
@@ -15,9 +17,9 @@ const LAYERS: &[&str] = &[
     "error",
     "evaluation",
     "dialect",
-    "options",
     "regex",
     "formats",
+    "options",
     "program",
     "vm",
     "registry",

@@ -440,6 +440,25 @@ fn budget_exhaustion_is_its_own_error_and_never_a_pass() {
 }
 
 #[test]
+fn collecting_every_error_is_paid_for_from_the_budget() {
+    // An error costs 256 steps where every error is collected: under the profile's
+    // 1,000,000 a run lists at most 3,906, then says first that it stopped. Without a
+    // budget, every error; and `validate` stops at the first, which costs nothing extra.
+    let schema = json!({"type": "array", "items": {"type": "string"}});
+    let instance = json!(vec![0; 20_000]);
+    let tool = ToolSchema::new(Role::Output, &schema, &mcp::profile()).unwrap();
+    let errors: Vec<_> = tool.iter_errors(&instance).collect();
+    assert_eq!(errors[0].kind(), ValidationErrorKind::BudgetExhausted);
+    assert!((1_000..=3_907).contains(&errors.len()), "{}", errors.len());
+    assert_eq!(
+        tool.validate(&instance).unwrap_err().kind(),
+        ValidationErrorKind::Type
+    );
+    let unbounded = mcp_jsonschema::Validator::new(&schema).unwrap();
+    assert_eq!(unbounded.iter_errors(&instance).count(), 20_000);
+}
+
+#[test]
 fn the_first_error_of_an_exhausted_run_says_so() {
     let options = mcp::profile().with_step_budget(20);
     let tool = ToolSchema::new(Role::Output, &json!({"anyOf": [{"items": {"$ref": "#/$defs/x"}}, {"type": "string"}], "$defs": {"x": {"type": "integer"}}}), &options).unwrap();

@@ -89,3 +89,133 @@ fn unresolvable_references_are_schema_errors() {
         assert_eq!(error.location(), "/properties/a/$ref");
     }
 }
+
+/// A pattern whose first alternative backtracks exponentially before the second can
+/// match: the backtracking engine stops it at its step limit on this haystack.
+const CATASTROPHIC: &str = r"(a|a)*(?=b)\1|x";
+
+fn catastrophic_haystack() -> String {
+    format!("{}x", "a".repeat(40))
+}
+
+#[test]
+fn a_stopped_pattern_check_never_passes_and_says_it_stopped() {
+    let hostile = catastrophic_haystack();
+    let object = |key: &str| json!({ key: hostile.clone() });
+    // The check stopped at its own limit, wherever it sits: under `not` too, which must
+    // not read the stopped check's `false` as a pass.
+    let cases = [
+        (json!({"pattern": CATASTROPHIC}), json!(hostile)),
+        (json!({"not": {"pattern": CATASTROPHIC}}), json!(hostile)),
+        (
+            json!({"not": {"properties": {"x": {"pattern": CATASTROPHIC}}}}),
+            object("x"),
+        ),
+        (
+            json!({"not": {"properties": {"x": {"type": "string", "pattern": CATASTROPHIC}}}}),
+            object("x"),
+        ),
+        (
+            json!({"not": {"patternProperties": {CATASTROPHIC: true}, "additionalProperties": false}}),
+            object(&hostile),
+        ),
+        (
+            json!({"not": {"propertyNames": {"pattern": CATASTROPHIC}}}),
+            object(&hostile),
+        ),
+        (
+            json!({"not": {"items": {"pattern": CATASTROPHIC}}}),
+            json!([hostile.clone(), "x"]),
+        ),
+        (
+            json!({"anyOf": [{"pattern": CATASTROPHIC}, true]}),
+            json!(hostile),
+        ),
+        (
+            json!({"not": {"additionalProperties": {"pattern": CATASTROPHIC}}}),
+            object("y"),
+        ),
+    ];
+    for (schema, instance) in cases {
+        let validator = Validator::new(&schema).unwrap();
+        assert!(!validator.is_valid(&instance), "{schema}");
+        let error = validator.validate(&instance).unwrap_err();
+        assert_eq!(
+            error.kind(),
+            ValidationErrorKind::BudgetExhausted,
+            "{schema}"
+        );
+        assert!(
+            error.message().contains("pattern check") && error.message().contains("limit"),
+            "{schema}: {error}"
+        );
+        let errors: Vec<_> = validator.iter_errors(&instance).collect();
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.kind() == ValidationErrorKind::BudgetExhausted),
+            "{schema}: {errors:?}"
+        );
+        assert!(
+            errors
+                .iter()
+                .all(|e| !e.message().contains("does not match")),
+            "{schema}: {errors:?}"
+        );
+    }
+    // The same pattern answers where it can.
+    let validator = Validator::new(&json!({"pattern": CATASTROPHIC})).unwrap();
+    assert!(validator.is_valid(&json!("x")));
+    assert!(!validator.is_valid(&json!("yy")));
+}
+
+#[test]
+fn pattern_work_is_paid_from_the_step_budget() {
+    // `(?=a)` and then an `a` per character: a few backtracking steps per character of
+    // each value, so twenty such values cost far more than one.
+    let schema = json!({"additionalProperties": {"pattern": "^(?:(?=a)a)*$"}});
+    let value = "a".repeat(10_000);
+    let instance: serde_json::Map<String, Value> = (0..20)
+        .map(|i| (format!("p{i}"), json!(value.clone())))
+        .collect();
+    let instance = Value::Object(instance);
+    let unbounded = Validator::new(&schema).unwrap();
+    assert!(unbounded.is_valid(&instance));
+    // Enough for a few values, not for twenty: the budget ends the validation.
+    let bounded = Validator::options()
+        .with_step_budget(200_000)
+        .build(&schema)
+        .unwrap();
+    assert!(!bounded.is_valid(&instance));
+    let error = bounded.validate(&instance).unwrap_err();
+    assert_eq!(error.kind(), ValidationErrorKind::BudgetExhausted);
+    // One value takes about 60,000 steps (six per character) and 1,250 for its bytes
+    // (one per 8 scanned); twenty times that, and a little more for the object itself,
+    // passes.
+    let ample = Validator::options()
+        .with_step_budget(20 * 62_000)
+        .build(&schema)
+        .unwrap();
+    assert!(ample.is_valid(&instance));
+}
+
+#[test]
+fn costly_counted_lookarounds_are_refused_when_compiled() {
+    // A lookahead inside a group repeated a million times: each check would walk every
+    // iteration. Refused, saying why; the same count without a lookaround goes to the
+    // automaton, whose size limit decides.
+    for pattern in [
+        "^(?:(?=a)a){1000000}$",
+        "((?=x)){10000000}",
+        "(?:(?:(?!b)a){1000}){1000}",
+        "(?=a{1111111111111111111110,})",
+    ] {
+        let error = Validator::new(&json!({"pattern": pattern})).unwrap_err();
+        assert_eq!(error.kind(), SchemaErrorKind::InvalidPattern, "{pattern}");
+        assert!(error.message().contains("too costly"), "{pattern}: {error}");
+    }
+    // Within the bound: compiles, and matches.
+    let validator = Validator::new(&json!({"pattern": "^(?:(?=a)a){100000}$"})).unwrap();
+    assert!(validator.is_valid(&json!("a".repeat(100_000))));
+    assert!(!validator.is_valid(&json!("a".repeat(99_999))));
+}

@@ -131,8 +131,9 @@ pub const DYNAMIC_ANCHOR: &str = "meta";
 const NAMES: [&str; 10] = ["a", "b", "c", "foo", "0", "", "é", "a b", "$ref", "$id"];
 /// Keys of `patternProperties`.
 const NAME_PATTERNS: [&str; 7] = ["^a", "b", "^[0-9]+$", ".", "^$", "^\\$", "é$"];
-/// Values of `pattern`.
-const PATTERNS: [&str; 22] = [
+/// Values of `pattern`: common shapes, and the last five aimed at cost (exponential
+/// backtracking, counted lookarounds, a lookbehind of any length, nested quantifiers).
+const PATTERNS: [&str; 27] = [
     "^a",
     "a$",
     "^[a-c]*$",
@@ -155,6 +156,11 @@ const PATTERNS: [&str; 22] = [
     "\\u00e9",
     "[😀]",
     "^[^\\d]+$",
+    "(a|a)*(?=b)\\1|x",
+    "^(?:(?=a)a){1,99999}$",
+    "^((a+)+)+$",
+    "(?<=(a|b)*c)d",
+    "^(\\w+\\s?)*(?!x)$",
 ];
 /// Values of `format` (the last one is unknown).
 const FORMATS: [&str; 17] = [
@@ -180,8 +186,8 @@ const FORMATS: [&str; 17] = [
 const TYPES: [&str; 7] = [
     "null", "boolean", "integer", "number", "string", "array", "object",
 ];
-/// Strings, many of them valid in some format.
-const STRINGS: [&str; 28] = [
+/// Strings, many of them valid in some format; the last ones feed the costly patterns.
+const STRINGS: [&str; 30] = [
     "",
     "a",
     "b",
@@ -210,6 +216,8 @@ const STRINGS: [&str; 28] = [
     "P1D",
     "550e8400-e29b-41d4-a716-446655440000",
     "^a",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+    "ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab ab!",
 ];
 /// Characters of generated free-form strings.
 const CHARS: [char; 10] = ['a', 'b', '1', 'é', '😀', ' ', '\\', '\n', 'A', '$'];

@@ -7,7 +7,10 @@
 //! array of values of given types" (one for all items, or one per leading item) becomes
 //! [`Node::ArrayOf`], one loop without calls. Because a fused leaf is checked by
 //! plain recursion, without the interpreter's stack guard, fusion stops at
-//! [`MAX_LEAF_NESTING`] levels; deeper structure keeps its ordinary nodes.
+//! [`MAX_LEAF_NESTING`] levels; deeper structure keeps its ordinary nodes. And because
+//! its loops run without the budget, which charges their work once the leaf is done,
+//! fusion also stops where a loop over items would do more than [`MAX_FUSED_WORK`] per
+//! item.
 
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
@@ -19,15 +22,33 @@ use smallvec::SmallVec;
 /// How many fused leaves may nest inside one another.
 const MAX_LEAF_NESTING: u8 = 4;
 
+/// The most work a fused leaf that loops over an array's items may do per item (its
+/// parts' [`Fusion::plain`] work, summed). Without a limit, `"items": {"enum": [100,000
+/// numbers]}` made one leaf compare every item of a 1 MiB array with every option before
+/// the budget heard of it (minutes); unfused, the loop over the items charges the budget
+/// item by item. The looping leaves of the compiled benchmark schemas do at most 23 per
+/// item, and keep their fusion; a leaf within the limit may overrun the budget by at most
+/// 25 units of work per value of the instance, once, since the run then stops.
+const MAX_FUSED_WORK: u32 = 24;
+
+/// The most parts that scan a string (`pattern`, `format`) one fused leaf may hold, a
+/// pattern that needs the backtracking engine counting as all of them. A scan costs a
+/// step per 8 bytes of text, a backtracking one up to a million more, and the budget
+/// hears of a leaf's work when the leaf is done: `"allOf"` of 10,000 patterns fused into
+/// one leaf scanned a 1 MiB string 10,000 times before the budget could stop it (seconds).
+/// Unfused, the budget is paid part by part. A leaf that loops over items holds fewer
+/// (no backtracking pattern): its scans repeat for every item.
+const MAX_FUSED_SCANS: u32 = 4;
+
 impl Compiler<'_> {
     /// Rewrites fusable `All` and `Items` nodes, innermost first, until nothing changes.
     pub(crate) fn fuse_leaves(&mut self) {
         let program = &mut self.program;
         // Nesting level of each node as a leaf: 0 for plain leaves, None for non-leaves.
-        let mut level: Vec<Option<u8>> = program
+        let mut level: Vec<Option<Fusion>> = program
             .nodes
             .iter()
-            .map(|n| n.is_leaf().then_some(0))
+            .map(|&n| n.is_leaf().then(|| Fusion::plain(program, n)))
             .collect();
         // Copies of one `All` (an inlined `$ref` target) share its span, and one list.
         let mut lists: AHashMap<Span, TableId> = crate::maps::map();
@@ -46,7 +67,7 @@ impl Compiler<'_> {
         for _ in 0..=MAX_LEAF_NESTING {
             let before = pending.len();
             pending.retain(|&i| {
-                let Some((fused, depth)) = fused(program, &level, program.nodes[i]) else {
+                let Some((fused, fusion)) = fused(program, &level, program.nodes[i]) else {
                     return true;
                 };
                 program.nodes[i] = match fused {
@@ -63,7 +84,7 @@ impl Compiler<'_> {
                         Node::Checks(table)
                     }
                 };
-                level[i] = Some(depth);
+                level[i] = Some(fusion);
                 false
             });
             if pending.len() == before {
@@ -202,49 +223,138 @@ fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
     })
 }
 
-/// The leaf `node` fuses into, with its nesting level, if every part is a leaf and the
-/// result stays within [`MAX_LEAF_NESTING`].
-fn fused(program: &Program, level: &[Option<u8>], node: Node) -> Option<(Fused, u8)> {
-    let leaf_level = |id: NodeId| level[id.index()];
-    let max_level = |ids: std::iter::Copied<std::slice::Iter<'_, NodeId>>| {
-        ids.map(leaf_level)
-            .try_fold(0, |max, level| level.map(|level| max.max(level)))
+/// What fusing knows of a leaf: how many fused leaves nest in it, the work it does per
+/// value it reads (see [`plain_work`]), and whether it loops over an array's items.
+#[derive(Clone, Copy)]
+struct Fusion {
+    depth: u8,
+    work: u32,
+    /// Parts that scan strings, weighed as [`MAX_FUSED_SCANS`] says.
+    scans: u32,
+    loops: bool,
+}
+
+impl Fusion {
+    /// Nothing read (no rest after a prefix; the start of a sum).
+    const NONE: Fusion = Fusion {
+        depth: 0,
+        work: 0,
+        scans: 0,
+        loops: false,
     };
-    let (fused, depth) = match node {
+
+    /// A plain leaf's: the work of its own loop over the schema, if any (an `enum`'s
+    /// options, the names of `dependentRequired`; `required` stops at the first missing
+    /// name, so it looks up no more names than the object has), and its scans.
+    fn plain(program: &Program, node: Node) -> Fusion {
+        let work = match node {
+            Node::Enum(span) | Node::DependentRequired(span) => span.len.max(1),
+            _ => 1,
+        };
+        let scans = match node {
+            Node::Pattern(regex) if program.regexes[regex].backtracks() => MAX_FUSED_SCANS,
+            Node::Pattern(_) | Node::Format(_) => 1,
+            _ => 0,
+        };
+        Fusion {
+            depth: 0,
+            work,
+            scans,
+            loops: false,
+        }
+    }
+
+    /// The parts' together: every part may run (an `anyOf` whose branches all fail).
+    fn all(mut parts: impl Iterator<Item = Option<Fusion>>) -> Option<Fusion> {
+        parts.try_fold(Fusion::NONE, |all, part| {
+            Some(all.combine(part?, u32::saturating_add))
+        })
+    }
+
+    /// Either part, whichever weighs more: what reads one item of a tuple, where the
+    /// item's position decides the leaf.
+    fn either(self, other: Fusion) -> Fusion {
+        self.combine(other, u32::max)
+    }
+
+    /// Both parts' figures, their work and scans combined by `weigh`.
+    fn combine(self, other: Fusion, weigh: fn(u32, u32) -> u32) -> Fusion {
+        Fusion {
+            depth: self.depth.max(other.depth),
+            work: weigh(self.work, other.work),
+            scans: weigh(self.scans, other.scans),
+            loops: self.loops || other.loops,
+        }
+    }
+
+    /// A loop over the items, each item read by the leaves of `each`.
+    fn items(each: Fusion) -> Fusion {
+        Fusion {
+            depth: each.depth,
+            work: each.work.saturating_add(1),
+            scans: each.scans,
+            loops: true,
+        }
+    }
+}
+
+/// The leaf `node` fuses into, with what fusing knows of it, if every part is a leaf, the
+/// result stays within [`MAX_LEAF_NESTING`] and [`MAX_FUSED_SCANS`], and a result with a
+/// loop over items within [`MAX_FUSED_WORK`] per item.
+fn fused(program: &Program, level: &[Option<Fusion>], node: Node) -> Option<(Fused, Fusion)> {
+    let leaf = |id: &NodeId| level[id.index()];
+    let (fused, fusion) = match node {
         Node::All(span) => (
             Fused::Checks(span),
-            max_level(program.edges[span].iter().copied())? + 1,
+            Fusion::all(program.edges[span].iter().map(leaf))?,
         ),
         Node::Items(table) => {
             let items = &program.items[table.index()];
             let rest = match items.rest {
-                Some(rest) => leaf_level(rest)?,
-                None => 0,
+                Some(rest) => leaf(&rest)?,
+                None => Fusion::NONE,
             };
             if items.prefix.len == 0 {
-                (Fused::Node(Node::EachItem(items.rest?)), rest + 1)
+                (
+                    Fused::Node(Node::EachItem(items.rest?)),
+                    Fusion::items(rest),
+                )
             } else {
-                let prefix = max_level(program.edges[items.prefix].iter().copied())?;
-                (Fused::Node(Node::Tuple(table)), prefix.max(rest) + 1)
+                // An item is read by its position's leaf or the rest's.
+                let each = (program.edges[items.prefix].iter().map(leaf))
+                    .try_fold(rest, |most, each| Some(most.either(each?)))?;
+                (Fused::Node(Node::Tuple(table)), Fusion::items(each))
             }
         }
         Node::Any(span) | Node::One(span) => {
             let one = matches!(node, Node::One(_));
             if let Some(set) = type_union(program, span, one) {
                 // `anyOf` of lone types (and `oneOf` of disjoint ones) is one type.
-                return Some((Fused::Node(Node::Type(set)), 0));
+                return Some((
+                    Fused::Node(Node::Type(set)),
+                    Fusion::plain(program, Node::Type(set)),
+                ));
             }
-            let level = max_level(program.edges[span].iter().copied())?;
             let fused = if one {
                 Node::OneLeaf(span)
             } else {
                 Node::AnyLeaf(span)
             };
-            (Fused::Node(fused), level + 1)
+            (
+                Fused::Node(fused),
+                Fusion::all(program.edges[span].iter().map(leaf))?,
+            )
         }
         _ => return None,
     };
-    (depth <= MAX_LEAF_NESTING).then_some((fused, depth))
+    let fusion = Fusion {
+        depth: fusion.depth + 1,
+        ..fusion
+    };
+    let within = fusion.depth <= MAX_LEAF_NESTING
+        && fusion.scans <= MAX_FUSED_SCANS
+        && (!fusion.loops || (fusion.work <= MAX_FUSED_WORK && fusion.scans < MAX_FUSED_SCANS));
+    within.then_some((fused, fusion))
 }
 
 /// The one type set the branches of an `anyOf` (`one`: a `oneOf`) in `span` amount to,
@@ -262,4 +372,34 @@ fn type_union(program: &Program, span: Span, one: bool) -> Option<TypeSet> {
         union = union.union(set);
     }
     Some(union)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::program::Node;
+    use serde_json::{json, Value};
+
+    /// Whether a node of `schema`'s program is of the `kind`.
+    fn has(schema: &Value, kind: fn(&Node) -> bool) -> bool {
+        let options = crate::ValidationOptions::default();
+        let program = crate::compiler::compile(schema, &options).unwrap();
+        program.nodes.iter().any(kind)
+    }
+
+    #[test]
+    fn a_loop_over_items_fuses_only_leaves_cheap_per_item() {
+        let each_item = |node: &Node| matches!(node, Node::EachItem(_));
+        let options = |n: i64| Value::from((0..n).collect::<Vec<_>>());
+        // An `enum` of 23 numbers does 23 per item, and the loop one more: within 24.
+        assert!(has(&json!({"items": {"enum": options(23)}}), each_item));
+        assert!(!has(&json!({"items": {"enum": options(24)}}), each_item));
+        let branches: Vec<Value> = (0..30)
+            .map(|i| json!({"required": [format!("k{i}")]}))
+            .collect();
+        assert!(!has(&json!({"items": {"anyOf": branches}}), each_item));
+        // Without a loop over items, a leaf does its work once per value: it fuses.
+        let any_leaf = |node: &Node| matches!(node, Node::AnyLeaf(_));
+        assert!(has(&json!({"anyOf": branches}), any_leaf));
+        assert!(has(&json!({"items": {"anyOf": branches}}), any_leaf));
+    }
 }

@@ -495,6 +495,7 @@ mod tests {
         let limits = Limits {
             max_depth: 64,
             max_steps: u64::MAX,
+            masked: false,
         };
         vm::is_valid(program, instance, limits)
     }

@@ -44,6 +44,7 @@ use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
 use crate::options::ValidationOptions;
 use crate::program::{Node, Place, Program};
+use crate::regex::StepLimit;
 use crate::registry::Registry;
 use ahash::AHashMap;
 use serde_json::Value;
@@ -138,7 +139,10 @@ fn compile_as(
         compiled: crate::maps::map(),
         registry,
         pending: Vec::new(),
-        program: Program::default(),
+        program: Program {
+            backtrack_limit: StepLimit::within(options.step_budget),
+            ..Program::default()
+        },
         strings: crate::maps::map(),
         patterns: crate::maps::map(),
         resolved: crate::maps::map(),

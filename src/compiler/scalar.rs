@@ -5,7 +5,9 @@ use super::{Compiler, Schema};
 use crate::dialect::Keyword;
 use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
+use crate::formats::Checker;
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
+use crate::json::equal::ValueIndex;
 use crate::json::number;
 use crate::json::types::TypeSet;
 use crate::program::{Format, Node, Place, StringSet};
@@ -55,6 +57,10 @@ impl<'a> Compiler<'a> {
                 _ => {
                     let start = self.program.values.len() as u32;
                     self.program.values.extend(options.iter().cloned());
+                    if options.len() >= ValueIndex::WORTH_FROM {
+                        let index = ValueIndex::new(options);
+                        self.program.enum_indexes.push((start, index));
+                    }
                     Node::Enum(Span {
                         start,
                         len: options.len() as u32,
@@ -198,8 +204,8 @@ impl<'a> Compiler<'a> {
         }
         let custom = self.options.formats.iter().rev().find(|(n, _)| n == name);
         let Some(check) = custom
-            .map(|&(_, check)| check)
-            .or_else(|| crate::formats::lookup(name))
+            .map(|(_, check)| check.clone())
+            .or_else(|| crate::formats::lookup(name).map(Checker::Builtin))
         else {
             if self.options.unknown_formats_refused {
                 return Err(SchemaError::new(

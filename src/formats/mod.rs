@@ -31,6 +31,41 @@ mod uri_template;
 /// A known format's checker: returns true if `value` conforms.
 pub(crate) type FormatCheck = fn(&str) -> bool;
 
+/// A checker registered with
+/// [`ValidationOptions::with_format`](crate::ValidationOptions::with_format): any
+/// closure, shared by the options and every program compiled with them.
+pub(crate) type CustomCheck = std::sync::Arc<dyn Fn(&str) -> bool + Send + Sync>;
+
+/// The checker a `format` assertion runs: a built-in function (no allocation), or one
+/// registered by the user.
+#[derive(Clone)]
+pub(crate) enum Checker {
+    /// One of [`lookup`]'s.
+    Builtin(FormatCheck),
+    /// A registered closure.
+    Custom(CustomCheck),
+}
+
+impl Checker {
+    /// Whether `value` conforms.
+    #[inline]
+    pub(crate) fn accepts(&self, value: &str) -> bool {
+        match self {
+            Checker::Builtin(check) => check(value),
+            Checker::Custom(check) => check(value),
+        }
+    }
+}
+
+impl std::fmt::Debug for Checker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Checker::Builtin(check) => write!(f, "Builtin({check:p})"),
+            Checker::Custom(_) => f.write_str("Custom"),
+        }
+    }
+}
+
 /// Looks up a format by name; None for a format this library does not know
 /// (unknown formats are ignored by the validator).
 pub(crate) fn lookup(name: &str) -> Option<FormatCheck> {
@@ -122,10 +157,11 @@ fn strip_integer(s: &str, zero: bool) -> Option<&str> {
 }
 
 /// `regex`: a regular expression in the ECMA-262 dialect JSON Schema uses
-/// (draft 2020-12 validation section 7.3.1), checked by compiling it with the
-/// same pattern engine as the `pattern` keyword.
+/// (draft 2020-12 validation section 7.3.1), checked by the same translator as the
+/// `pattern` keyword, without building an engine: the string is the instance's, and a
+/// size only an engine minds does not make a regular expression invalid.
 fn is_regex(s: &str) -> bool {
-    crate::regex::Pattern::new(s).is_ok()
+    crate::regex::is_valid(s)
 }
 
 #[cfg(test)]

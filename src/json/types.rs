@@ -140,17 +140,28 @@ impl TypeSet {
     }
 }
 
+/// The JSON Schema type names of values, in [`type_index`] order.
+pub(crate) const NAMES: [&str; 7] = [
+    "null", "boolean", "integer", "number", "string", "array", "object",
+];
+
+/// The JSON Schema type of `value` as an index into [`NAMES`] (`integer` for a number
+/// without a fraction): one byte, which an error keeps for its masked message.
+pub(crate) fn type_index(value: &Value) -> u8 {
+    match value {
+        Value::Null => 0,
+        Value::Bool(_) => 1,
+        Value::Number(n) if super::number::is_integer(n) => 2,
+        Value::Number(_) => 3,
+        Value::String(_) => 4,
+        Value::Array(_) => 5,
+        Value::Object(_) => 6,
+    }
+}
+
 /// The JSON Schema type name of `value`, for messages.
 pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "boolean",
-        Value::Number(n) if super::number::is_integer(n) => "integer",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
-    }
+    NAMES[usize::from(type_index(value))]
 }
 
 /// Whether `value` is an integer: out of line, the rare question of [`TypeSet::matches`].

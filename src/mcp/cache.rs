@@ -2,11 +2,13 @@
 //! rebuild the same tools again and again.
 //!
 //! Entries are keyed by a digest of the schema's JSON content (key order and number
-//! spelling do not matter) and the role; a hit is confirmed by comparing the stored schema,
-//! so a digest collision can never hand back the wrong validator. Only schemas that
-//! compiled are cached. When full, the least recently used entry makes room.
+//! spelling do not matter) and the role; a hit is confirmed by comparing the schema with
+//! the entry's wire form (which is the schema and the members the MCP rules add), so a
+//! digest collision can never hand back the wrong validator, and no second copy of the
+//! schema is kept. Only schemas that compiled are cached. When full, the least recently
+//! used entry makes room.
 
-use super::{profile, Role, ToolSchema};
+use super::{is_wire_form, profile, Role, ToolSchema};
 use crate::error::SchemaError;
 use crate::json::equal;
 use crate::options::ValidationOptions;
@@ -17,7 +19,6 @@ use std::sync::{Arc, Mutex};
 struct Entry {
     digest: u64,
     role: Role,
-    schema: Value,
     compiled: Arc<ToolSchema>,
     last_used: u64,
 }
@@ -110,7 +111,6 @@ impl SchemaCache {
         slots.entries.push(Entry {
             digest,
             role,
-            schema: schema.clone(),
             compiled: compiled.clone(),
             last_used: now,
         });
@@ -125,6 +125,42 @@ impl SchemaCache {
     /// Whether the cache is empty.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The most schemas it holds.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// Approximate heap bytes its entries hold: each compiled schema
+    /// ([`ToolSchema::memory_usage`]) and the cache's own table, counted as
+    /// [`Validator::memory_usage`](crate::Validator::memory_usage) counts (allocator
+    /// blocks). A schema a caller still holds after its entry was evicted is no longer
+    /// counted.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::{Role, SchemaCache};
+    /// let schema = |n: u32| json!({"properties": {"n": {"const": n}}});
+    /// let cache = SchemaCache::new(2);
+    /// assert_eq!(cache.memory_usage(), 0);
+    /// let tool = cache.get_or_compile(Role::Input, &schema(0))?;
+    /// let one = cache.memory_usage();
+    /// assert!(one > tool.memory_usage());
+    /// for n in 1..10 {
+    ///     cache.get_or_compile(Role::Input, &schema(n))?;
+    /// }
+    /// assert_eq!(cache.len(), 2);
+    /// assert!(cache.memory_usage() < 3 * one);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn memory_usage(&self) -> usize {
+        use crate::memory::{arc, vec};
+        let slots = self.lock();
+        vec(&slots.entries)
+            + (slots.entries.iter())
+                .map(|entry| arc::<ToolSchema>() + entry.compiled.memory_usage())
+                .sum::<usize>()
     }
 
     fn lookup(&self, digest: u64, role: Role, schema: &Value) -> Option<Arc<ToolSchema>> {
@@ -150,7 +186,9 @@ impl SchemaCache {
 
 impl Entry {
     fn matches(&self, digest: u64, role: Role, schema: &Value) -> bool {
-        self.digest == digest && self.role == role && equal::equal(&self.schema, schema)
+        self.digest == digest
+            && self.role == role
+            && is_wire_form(role, schema, self.compiled.to_wire())
     }
 }
 
@@ -159,4 +197,76 @@ fn digest(schema: &Value) -> u64 {
     let mut hasher = ahash::RandomState::with_seeds(0x6d63, 0x7073, 0x6a73, 0x6f6e).build_hasher();
     equal::hash(schema, &mut hasher);
     hasher.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// An entry for `schema` whose digest is `digest`, whatever the schema's.
+    fn entry(digest: u64, role: Role, schema: &Value) -> Entry {
+        let compiled = Arc::new(ToolSchema::new(role, schema, &profile()).unwrap());
+        Entry {
+            digest,
+            role,
+            compiled,
+            last_used: 0,
+        }
+    }
+
+    #[test]
+    fn a_hit_is_confirmed_against_the_wire_form() {
+        // Digests forced equal: only the comparison with the wire form decides.
+        let input = entry(
+            7,
+            Role::Input,
+            &json!({"properties": {"n": {"maximum": 1}}}),
+        );
+        assert!(input.matches(
+            7,
+            Role::Input,
+            &json!({"properties": {"n": {"maximum": 1.0}}})
+        ));
+        assert!(!input.matches(
+            8,
+            Role::Input,
+            &json!({"properties": {"n": {"maximum": 1}}})
+        ));
+        assert!(!input.matches(
+            7,
+            Role::Output,
+            &json!({"properties": {"n": {"maximum": 1}}})
+        ));
+        assert!(!input.matches(
+            7,
+            Role::Input,
+            &json!({"properties": {"n": {"maximum": 2}}})
+        ));
+        assert!(!input.matches(7, Role::Input, &json!({})));
+        assert!(!input.matches(7, Role::Input, &json!([])));
+        // A schema whose wire form is the same is the same tool schema.
+        let explicit = json!({
+            "type": "object",
+            "properties": {"n": {"maximum": 1}},
+            "$schema": "https://json-schema.org/draft/2020-12/schema"
+        });
+        assert!(input.matches(7, Role::Input, &explicit));
+        let mut more = explicit.clone();
+        more["title"] = json!("n");
+        assert!(!input.matches(7, Role::Input, &more));
+        // An output schema gets a root type only when nothing shapes it.
+        let shaped = entry(
+            7,
+            Role::Output,
+            &json!({"anyOf": [{"type": "string"}], "type": "object"}),
+        );
+        assert!(!shaped.matches(7, Role::Output, &json!({"anyOf": [{"type": "string"}]})));
+        let plain = entry(7, Role::Output, &json!({"type": "object"}));
+        assert!(plain.matches(7, Role::Output, &json!({})));
+        let draft7 = json!({"$schema": "http://json-schema.org/draft-07/schema#"});
+        let declared = entry(7, Role::Output, &draft7);
+        assert!(declared.matches(7, Role::Output, &draft7));
+        assert!(!declared.matches(7, Role::Output, &json!({})));
+    }
 }

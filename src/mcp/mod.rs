@@ -32,14 +32,19 @@
 
 mod cache;
 mod fallback;
+mod guard;
 mod tools;
 
 pub use cache::SchemaCache;
 pub use fallback::text_fallback;
+pub use guard::{
+    Action, Actions, BadOutput, BadSchema, Check, Decision, Guard, GuardOptions, Side, Verdict,
+};
 pub use tools::{check_tools_list, ToolReport};
 
 use crate::dialect::Draft;
 use crate::error::{SchemaError, SchemaErrorKind, ValidationError};
+use crate::json::equal::equal;
 use crate::options::{ReferencePolicy, ValidationOptions};
 use crate::Validator;
 use serde_json::{Map, Value};
@@ -49,12 +54,14 @@ pub const MAX_SCHEMA_DEPTH: u32 = 64;
 /// Most subschemas one tool schema may hold (10,000 is accepted, 10,001 is not).
 pub const MAX_SUBSCHEMAS: u32 = 10_000;
 /// Evaluation steps one validation may take under the profile. Measured on this
-/// project's benchmark data: the most any legitimate instance needs is about 442,000
-/// steps (a 3 MB Kubernetes document against the Swagger 2.0 schema; 2 MB of GeoJSON
-/// needs 335,000), so 2 million leaves a wide margin, while the costliest hostile
-/// schemas found (exponential `anyOf`/`oneOf` recursion, thousands of `properties` or
-/// `pattern`s over a large instance) stop within about 50 ms here.
-pub const STEP_BUDGET: u64 = 2_000_000;
+/// project's benchmark data: the most any legitimate instance needs is about 335,000
+/// steps (2 MB of GeoJSON; a 3 MB Kubernetes document against the Swagger 2.0 schema
+/// needs 330,000, the 34 jsonschema-benchmark schemas at most 7,700), so a million leaves a
+/// threefold margin, while the costliest hostile schemas of `tests/hostile.rs`
+/// (exponential `anyOf`/`oneOf` recursion, thousands of `pattern`s over a large
+/// instance) stop within about 25 ms here, and collecting their errors (a second run)
+/// within 50 ms.
+pub const STEP_BUDGET: u64 = 1_000_000;
 /// Deepest nesting of evaluations (instance nesting plus reference hops) under the profile.
 pub const MAX_EVALUATION_DEPTH: u32 = 256;
 
@@ -190,6 +197,45 @@ impl ToolSchema {
     pub fn validator(&self) -> &Validator {
         &self.validator
     }
+
+    /// Approximate heap bytes held: the validator's
+    /// ([`Validator::memory_usage`]) and the wire form's.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::ToolSchema;
+    /// let tool = ToolSchema::input(&json!({"properties": {"city": {"type": "string"}}}))?;
+    /// assert!(tool.memory_usage() > tool.validator().memory_usage());
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn memory_usage(&self) -> usize {
+        self.validator.memory_usage() + crate::memory::value(&self.wire)
+    }
+}
+
+/// The text a tool error carries back to the model when a call's arguments do not
+/// conform: the tool, then one line per error (each with its hint for the slips models
+/// make), as the rmcp integration and the [`Guard`] answer such calls.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::mcp::{invalid_arguments_text, ToolSchema};
+/// let tool = ToolSchema::input(&json!({"properties": {"days": {"type": "integer"}}}))?;
+/// let errors: Vec<_> = tool.iter_errors(&json!({"days": "3"})).collect();
+/// assert_eq!(
+///     invalid_arguments_text("forecast", &errors),
+///     "invalid arguments for tool \"forecast\":\n\
+///      /days: expected integer, got string \"3\"; send the number itself, not a JSON-encoded string"
+/// );
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+pub fn invalid_arguments_text(tool: &str, errors: &[ValidationError]) -> String {
+    let mut text = format!("invalid arguments for tool {tool:?}:");
+    for error in errors {
+        text.push('\n');
+        text.push_str(&error.to_string());
+    }
+    text
 }
 
 /// Applies the root rules of `role` to `schema`.
@@ -208,29 +254,54 @@ fn wire_form(role: Role, schema: &Value) -> Result<Value, SchemaError> {
             ),
         ));
     };
-    let mut wire: Map<String, Value> = root.clone();
-    match role {
-        Role::Input => match root.get("type") {
-            None => {
-                wire.insert("type".into(), Value::from("object"));
-            }
-            Some(Value::String(t)) if t == "object" => {}
-            Some(other) => {
-                return Err(SchemaError::new(
-                    SchemaErrorKind::InvalidKeyword,
-                    "/type",
-                    format!("inputSchema must have type \"object\", got {other}"),
-                ))
-            }
-        },
-        Role::Output => {
-            if !SHAPING_KEYWORDS.iter().any(|k| root.contains_key(*k)) {
-                wire.insert("type".into(), Value::from("object"));
-            }
+    if let (Role::Input, Some(other)) = (role, root.get("type")) {
+        if other.as_str() != Some("object") {
+            return Err(SchemaError::new(
+                SchemaErrorKind::InvalidKeyword,
+                "/type",
+                format!("inputSchema must have type \"object\", got {other}"),
+            ));
         }
     }
-    if !wire.contains_key("$schema") {
-        wire.insert("$schema".into(), Value::from(DEFAULT_SCHEMA_URI));
+    let mut wire: Map<String, Value> = root.clone();
+    for (key, value) in added_members(role, root) {
+        wire.insert(key.into(), Value::from(value));
     }
     Ok(Value::Object(wire))
+}
+
+/// The members [`wire_form`] adds to the root object `root` of a schema in `role`: the
+/// root type when nothing gives the root a shape, and the default dialect.
+fn added_members(
+    role: Role,
+    root: &Map<String, Value>,
+) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let adds_type = match role {
+        Role::Input => !root.contains_key("type"),
+        Role::Output => !SHAPING_KEYWORDS.iter().any(|k| root.contains_key(*k)),
+    };
+    let adds_schema = !root.contains_key("$schema");
+    let members = [("type", "object"), ("$schema", DEFAULT_SCHEMA_URI)];
+    members
+        .into_iter()
+        .zip([adds_type, adds_schema])
+        .filter_map(|(member, added)| added.then_some(member))
+}
+
+/// Whether `wire` is what [`wire_form`] makes of `schema` in `role`, members compared
+/// as JSON data (key order and number spelling do not matter): how the cache confirms a
+/// hit without keeping a second copy of each schema.
+fn is_wire_form(role: Role, schema: &Value, wire: &Value) -> bool {
+    let (Value::Object(root), Value::Object(wire)) = (schema, wire) else {
+        return false;
+    };
+    let mut members = root.len();
+    for (key, value) in added_members(role, root) {
+        members += 1;
+        if wire.get(key).and_then(Value::as_str) != Some(value) {
+            return false;
+        }
+    }
+    wire.len() == members
+        && (root.iter()).all(|(key, value)| wire.get(key).is_some_and(|w| equal(value, w)))
 }

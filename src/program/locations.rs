@@ -208,10 +208,8 @@ impl Locations {
 
     /// Heap bytes held.
     pub(super) fn memory_usage(&self) -> usize {
-        use std::mem::size_of;
-        self.nodes.capacity() * size_of::<(Place, Option<Keyword>)>()
-            + self.places.capacity() * size_of::<(u32, Step)>()
-            + self.text.capacity()
+        use crate::memory::{block, vec};
+        vec(&self.nodes) + vec(&self.places) + block(self.text.capacity())
     }
 }
 

@@ -14,11 +14,12 @@ mod locations;
 
 pub(crate) use locations::{Locations, Place};
 
-use crate::formats::FormatCheck;
+use crate::formats::Checker;
 use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
+use crate::json::equal::{equal, ValueIndex};
 use crate::json::types::TypeSet;
 use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex, Spelling};
-use crate::regex::Pattern;
+use crate::regex::{Pattern, StepLimit};
 use serde_json::{Number, Value};
 use std::fmt;
 
@@ -183,14 +184,11 @@ pub(crate) enum Node {
     PropertyLogic(TableId),
 }
 
-/// The leaf kinds of [`Node`] but `Valid` and `Type` (which the interpreter settles
-/// first), as a pattern: one list for every match that must name each kind.
-macro_rules! other_leaves {
+/// The leaf kinds of [`Node`] that check one keyword each, but `Valid` and `Type`, as a
+/// pattern.
+macro_rules! keyword_leaves {
     () => {
         Node::Invalid
-            | Node::Checks(_)
-            | Node::ArrayOf(_)
-            | Node::EachItem(_)
             | Node::Const(_)
             | Node::Enum(_)
             | Node::StringEnum(_)
@@ -210,9 +208,27 @@ macro_rules! other_leaves {
             | Node::MaxProperties(_)
             | Node::Required(_)
             | Node::DependentRequired(_)
+    };
+}
+
+/// The leaf kinds of [`Node`] that the compiler fuses from several keywords or
+/// subschemas, as a pattern.
+macro_rules! fused_leaves {
+    () => {
+        Node::Checks(_)
+            | Node::ArrayOf(_)
+            | Node::EachItem(_)
             | Node::AnyLeaf(_)
             | Node::OneLeaf(_)
             | Node::Tuple(_)
+    };
+}
+
+/// The leaf kinds of [`Node`] but `Valid` and `Type` (which the interpreter settles
+/// first), as a pattern: one list for every match that must name each kind.
+macro_rules! other_leaves {
+    () => {
+        $crate::program::keyword_leaves!() | $crate::program::fused_leaves!()
     };
 }
 
@@ -244,7 +260,7 @@ macro_rules! applicators {
     };
 }
 
-pub(crate) use {applicators, other_leaves};
+pub(crate) use {applicators, fused_leaves, keyword_leaves, other_leaves};
 
 impl Node {
     /// Whether the node checks the current value alone: it applies no subschema, records
@@ -956,13 +972,27 @@ impl NameLookup {
 
     /// Heap bytes held (a hash map's entries, control bytes and names).
     fn memory_usage(&self) -> usize {
+        use crate::memory::{block, text};
         match self {
             NameLookup::Scan(_) => 0,
             NameLookup::Quick(index) => index.memory_usage(),
             NameLookup::Probed(index) => index.memory_usage(),
             NameLookup::Hashed(map) => {
+                // One block: a power-of-two number of buckets (7 in 8 usable from 8 on),
+                // each an entry and a control byte, and a group of control bytes more.
+                let capacity = map.capacity();
+                let buckets = match capacity {
+                    0 => 0,
+                    1..8 => capacity + 1,
+                    _ => capacity / 7 * 8,
+                };
                 let entry = std::mem::size_of::<(Box<str>, u32)>() + 1;
-                map.capacity() * entry + map.keys().map(|name| name.len()).sum::<usize>()
+                let table = if buckets == 0 {
+                    0
+                } else {
+                    block(buckets * entry + 16)
+                };
+                table + map.keys().map(|name| text(name)).sum::<usize>()
             }
         }
     }
@@ -1001,7 +1031,7 @@ pub(crate) struct Format {
     /// The format's name.
     pub(crate) name: StrId,
     /// Its checker.
-    pub(crate) check: FormatCheck,
+    pub(crate) check: Checker,
 }
 
 /// A compiled schema: immutable, `Send + Sync`, shared by every validation.
@@ -1015,12 +1045,18 @@ pub(crate) struct Program {
     pub(crate) edges: Vec<NodeId>,
     /// `const` and `enum` values.
     pub(crate) values: Vec<Value>,
+    /// The [`ValueIndex`] of each [`Node::Enum`] of many options, by the start of its
+    /// span (ascending: spans are allocated in order): see [`Program::enum_contains`].
+    pub(crate) enum_indexes: Vec<(u32, ValueIndex)>,
     /// Numeric bounds and divisors.
     pub(crate) numbers: Vec<Number>,
     /// Names: `required`, dependency keys, anchors, format names.
     pub(crate) strings: Vec<Box<str>>,
     /// Compiled `pattern` / `patternProperties` regexes.
     pub(crate) regexes: Vec<Pattern>,
+    /// The most steps one check of a pattern may take on the backtracking engine: within
+    /// the validation's step budget, which a check that needed more would end anyway.
+    pub(crate) backtrack_limit: StepLimit,
     /// [`Node::Properties`] operands.
     pub(crate) properties: Vec<Properties>,
     /// [`Node::Items`] operands.
@@ -1202,102 +1238,77 @@ impl Program {
             .map(|&(_, node)| node)
     }
 
-    /// Approximate heap bytes held by the program (compiled regexes are estimated: their
-    /// automata are not observable).
-    pub(crate) fn memory_usage(&self) -> usize {
-        use std::mem::size_of;
-        /// Heap bytes below a JSON value (an estimate: map nodes are counted per entry).
-        fn value_heap(value: &Value) -> usize {
-            match value {
-                Value::String(s) => s.capacity(),
-                Value::Array(items) => {
-                    items.capacity() * size_of::<Value>()
-                        + items.iter().map(value_heap).sum::<usize>()
-                }
-                Value::Object(map) => map
-                    .iter()
-                    .map(|(k, v)| k.capacity() + size_of::<(String, Value)>() + value_heap(v))
-                    .sum(),
-                _ => 0,
+    /// Whether `value` equals an option of the [`Node::Enum`] of `span`, and the work:
+    /// one per option compared, or, for an enum indexed by hash, what the index did.
+    #[inline]
+    pub(crate) fn enum_contains(&self, span: Span, value: &Value) -> (bool, usize) {
+        let options = &self.values[span];
+        if options.len() >= ValueIndex::WORTH_FROM {
+            let at = self
+                .enum_indexes
+                .binary_search_by_key(&span.start, |&(start, _)| start);
+            if let Ok(at) = at {
+                return self.enum_indexes[at].1.contains(options, value);
             }
         }
-        fn table<T>(items: &Vec<T>) -> usize {
-            items.capacity() * size_of::<T>()
-        }
-        table(&self.nodes)
+        (options.iter().any(|o| equal(value, o)), options.len())
+    }
+
+    /// Approximate heap bytes held by the program, counted as allocator blocks (see
+    /// `crate::memory`; compiled regexes are estimated: their automata are not observable).
+    pub(crate) fn memory_usage(&self) -> usize {
+        use crate::memory::{block, number, slice, text, value, vec, vec_with};
+        vec(&self.nodes)
             + self.locations.memory_usage()
-            + table(&self.edges)
-            + table(&self.values)
-            + self.values.iter().map(value_heap).sum::<usize>()
-            + table(&self.numbers)
-            + table(&self.strings)
-            + self.strings.iter().map(|s| s.len()).sum::<usize>()
+            + vec(&self.edges)
+            + vec_with(&self.values, value)
+            + vec_with(&self.enum_indexes, |(_, index)| index.memory_usage())
+            + vec_with(&self.numbers, number)
+            + vec_with(&self.strings, |s| text(s))
             // A regex's compiled automata are not observable: estimate them as a multiple
             // of the pattern's length, beside the handle itself.
-            + table(&self.regexes)
-            + self.regexes.iter().map(|r| 16 * r.as_str().len()).sum::<usize>()
-            + table(&self.properties)
-            + self
-                .properties
-                .iter()
-                .map(|p| {
-                    table(&p.named)
-                        + p.named.iter().map(|(n, _)| n.len()).sum::<usize>()
-                        + p.lookup.memory_usage()
-                        + table(&p.entries)
-                        + table(&p.patterns)
-                        + p.exact.as_ref().map_or(0, |order| order.len() * size_of::<u32>())
-                })
-                .sum::<usize>()
-            + table(&self.items)
-            + self.items.iter().map(|i| i.prefix_settle.len() * size_of::<Settle>()).sum::<usize>()
-            + table(&self.unevaluated)
-            + table(&self.dynamic_refs)
-            + table(&self.switches)
-            + table(&self.by_kinds)
-            + self
-                .string_sets
-                .iter()
-                .map(|set| set.set.memory_usage() + set.listing.len() * size_of::<u32>())
-                .sum::<usize>()
-            + (self.switches.iter())
-                .map(|switch| {
-                    switch.values.memory_usage()
-                        + (switch.cases.iter())
-                            .map(|case| size_of::<Vec<u32>>() + table(case))
-                            .sum::<usize>()
-                })
-                .sum::<usize>()
-            + table(&self.formats)
-            + (self.property_logic.iter())
-                .map(|logic| {
-                    size_of::<PropertyLogic>()
-                        + logic.names.memory_usage()
-                        + logic.slots.len()
-                        + logic.clauses.len() * size_of::<Clause>()
-                        + logic.edges.len() * size_of::<u32>()
-                })
-                .sum::<usize>()
-            + table(&self.dependent_required)
-            + table(&self.dependent_schemas)
-            + table(&self.scopes)
-            + table(&self.admits)
-            + table(&self.array_ofs)
-            + table(&self.check_lists)
-            + table(&self.anchors)
-            + table(&self.annotation_sets)
-            + (self.annotation_sets.iter())
-                .map(|set| {
-                    set.location.len()
-                        + table(&set.entries)
-                        + (set.entries.iter())
-                            .map(|(keyword, value, _)| keyword.len() + value_heap(value))
-                            .sum::<usize>()
-                })
-                .sum::<usize>()
-            + table(&self.ref_targets)
-            + self.ref_targets.iter().map(|(_, target)| target.len()).sum::<usize>()
-            + self.base.as_ref().map_or(0, |base| base.len())
+            + vec_with(&self.regexes, |r| block(16 * r.as_str().len()))
+            + vec_with(&self.properties, |p| {
+                vec_with(&p.named, |(name, _)| text(name))
+                    + p.lookup.memory_usage()
+                    + vec(&p.entries)
+                    + vec(&p.patterns)
+                    + p.exact.as_deref().map_or(0, slice)
+            })
+            + vec_with(&self.items, |i| slice(&i.prefix_settle))
+            + vec(&self.unevaluated)
+            + vec(&self.dynamic_refs)
+            + vec_with(&self.switches, |switch| {
+                text(&switch.property)
+                    + switch.values.memory_usage()
+                    + vec_with(&switch.cases, vec)
+                    + vec(&switch.open)
+                    + vec(&switch.absent)
+            })
+            + vec(&self.by_kinds)
+            + vec_with(&self.string_sets, |set| set.set.memory_usage() + slice(&set.listing))
+            + vec_with(&self.array_ofs, |array| slice(&array.prefix))
+            + vec(&self.check_lists)
+            + vec(&self.formats)
+            + vec_with(&self.property_logic, |logic| {
+                logic.names.memory_usage()
+                    + slice(&logic.slots)
+                    + slice(&logic.clauses)
+                    + slice(&logic.edges)
+            })
+            + vec(&self.dependent_required)
+            + vec(&self.dependent_schemas)
+            + vec(&self.admits)
+            + vec(&self.scopes)
+            + vec(&self.anchors)
+            + vec_with(&self.annotation_sets, |set| {
+                text(&set.location)
+                    + vec_with(&set.entries, |(keyword, annotation, _)| {
+                        text(keyword) + value(annotation)
+                    })
+            })
+            + vec_with(&self.ref_targets, |(_, target)| text(target))
+            + self.base.as_deref().map_or(0, text)
     }
 }
 

@@ -10,11 +10,14 @@
 //! equivalent, then picks the cheapest matcher that is exact for it: plain
 //! string operations for literal patterns, the linear-time engine of the `regex`
 //! crate (`regex_automata`, configured directly) for everything it can express,
-//! a conjunction of such automata for leading lookaheads, and the backtracking
-//! `fancy_regex` crate only for the other backreferences and lookarounds. Both
-//! engines run under size and backtracking limits, so a hostile schema can
-//! neither exhaust memory when compiled nor make matching run away.
+//! a conjunction of such automata for leading lookaheads, and a backtracking
+//! engine of our own (the `backtrack` submodule) only for the other backreferences
+//! and lookarounds. The automata run under size limits; the backtracking engine
+//! counts its steps, which the validation's step budget pays ([`Pattern::check`]),
+//! and stops at a limit of its own, so a hostile schema can neither exhaust memory
+//! when compiled nor make matching run away.
 
+mod backtrack;
 mod forward;
 mod lookahead;
 mod sequence;
@@ -26,6 +29,7 @@ use crate::names::same_bytes;
 use std::fmt;
 use std::sync::atomic::Ordering;
 
+use backtrack::{Backtracker, Outcome};
 use forward::Forward;
 use sequence::{PrefixedRun, Sequence};
 use table::Table;
@@ -39,8 +43,7 @@ type Automaton = ::regex_automata::meta::Regex;
 /// Unicode class costs tens of kilobytes, so a realistic pattern such as
 /// `^(?:[\p{L}\p{N}]{1,64}\.)*\p{L}{2,63}$` needs about 5 MiB. The limit
 /// stops patterns such as `(\p{L}{100}){100}` from taking seconds and
-/// hundreds of megabytes to compile: reaching it costs about 50 ms. Also
-/// applied to the pieces that `fancy_regex` delegates to the `regex` crate.
+/// hundreds of megabytes to compile: reaching it costs about 50 ms.
 const AUTOMATON_SIZE_LIMIT: usize = 8 << 20;
 
 /// Upper bound on the lazy DFA cache of one automaton, in bytes. When the
@@ -48,11 +51,35 @@ const AUTOMATON_SIZE_LIMIT: usize = 8 << 20;
 /// engines, so this bounds memory without affecting results.
 const DFA_CACHE_LIMIT: usize = 2 << 20;
 
-/// How many times the backtracking engine may backtrack in one match
-/// attempt. Beyond it the match is abandoned and reported as failing
-/// (fail closed), so a catastrophic pattern such as `(a*)*\1b` costs
-/// bounded time per call.
-const BACKTRACK_LIMIT: usize = 1_000_000;
+/// The most steps the backtracking engine may take in one check (an instruction or an
+/// alternative taken back each; a few nanoseconds). Beyond it the check is stopped
+/// ([`Pattern::check`]): a catastrophic pattern such as `(a*)*\1b` costs bounded time
+/// per call, and the validation's step budget pays for what it took.
+const BACKTRACK_STEPS: u32 = 1_000_000;
+
+/// The most steps one [`Pattern::check`] may take on the backtracking engine:
+/// [`BACKTRACK_STEPS`], or less where the whole validation may take fewer (its step
+/// budget), since a check that took more would end the validation anyway.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct StepLimit(u32);
+
+impl StepLimit {
+    /// The limit for validations of at most `budget` steps.
+    pub(crate) fn within(budget: u64) -> StepLimit {
+        StepLimit(u32::try_from(budget).map_or(BACKTRACK_STEPS, |b| b.min(BACKTRACK_STEPS)))
+    }
+}
+
+impl Default for StepLimit {
+    fn default() -> StepLimit {
+        StepLimit(BACKTRACK_STEPS)
+    }
+}
+
+/// The work [`Pattern::check`] reports for a check that was stopped before a verdict:
+/// more than any budget can pay, yet far enough from `usize::MAX` that adding the
+/// small counts of a loop to it cannot overflow.
+pub(crate) const STOPPED: usize = usize::MAX / 2;
 
 /// A compiled ECMA-262 pattern.
 ///
@@ -156,9 +183,9 @@ enum Matcher {
     Lazy(Box<Lazy>),
     /// `^(?=A)(?=B)C`: every part matches (see the `lookahead` submodule).
     AllOf(Box<[Matcher]>),
-    /// Patterns with backreferences or lookarounds. Boxed because the
-    /// compiled program is much larger than the other variants.
-    Backtracking(Box<::fancy_regex::Regex>),
+    /// Patterns with backreferences or lookarounds, run by the backtracking engine
+    /// under its step limit.
+    Backtracking(Box<Backtracker>),
 }
 
 impl Pattern {
@@ -166,9 +193,9 @@ impl Pattern {
     ///
     /// Fails for a pattern that is not valid ECMA-262 (such as `[`, `(?<` or
     /// `a{2,1}`), for a Unicode property the engine does not know, for a
-    /// lookbehind whose length is not fixed (the backtracking engine cannot
-    /// run those), and for a pattern whose compiled form exceeds the size
-    /// limit.
+    /// pattern whose compiled form exceeds the size limit, and for a pattern with
+    /// lookarounds or backreferences whose nested counted repetitions ask for more
+    /// than [`backtrack::MAX_REPEATS`] iterations.
     pub(crate) fn new(source: &str) -> Result<Pattern, PatternError> {
         let (matcher, first_in) = match literal_matcher(source).or_else(|| conjunction(source)) {
             Some(matcher) => (matcher, None),
@@ -193,17 +220,39 @@ impl Pattern {
     /// Whether the pattern matches anywhere in `haystack`, like ECMA's
     /// `RegExp.prototype.test` (patterns are not implicitly anchored).
     ///
-    /// Never panics. When the backtracking engine gives up because of its
-    /// backtracking limit, the answer is `false`: a validator must not
-    /// accept an instance it could not check.
+    /// Never panics. When the backtracking engine stops at its step limit, the
+    /// answer is `false`: a validator must not accept an instance it could not
+    /// check. Where the work is paid for, [`Pattern::check`] says so instead.
     #[inline]
     pub(crate) fn is_match(&self, haystack: &str) -> bool {
+        self.check(haystack, StepLimit::default()).0
+    }
+
+    /// Whether the pattern matches anywhere in `haystack`, and the steps the
+    /// backtracking engine took (none for the others, whose work is linear in the
+    /// haystack: the caller charges its length); [`STOPPED`] (and `false`) when that
+    /// engine stopped at `limit`, which no budget can pay, so the validation stops too.
+    #[inline]
+    pub(crate) fn check(&self, haystack: &str, limit: StepLimit) -> (bool, usize) {
         if let Some(first) = &self.first {
             if !first.admit(haystack) {
-                return false;
+                return (false, 0);
             }
         }
-        self.matcher.is_match(haystack)
+        match &self.matcher {
+            Matcher::Backtracking(engine) => match engine.run(haystack, limit.0) {
+                (Outcome::Match, steps) => (true, steps as usize),
+                (Outcome::NoMatch, steps) => (false, steps as usize),
+                (Outcome::Stopped, _) => (false, STOPPED),
+            },
+            matcher => (matcher.is_match(haystack), 0),
+        }
+    }
+
+    /// Whether checks run on the backtracking engine, whose steps
+    /// [`Pattern::check`] reports (up to a million a check).
+    pub(crate) fn backtracks(&self) -> bool {
+        matches!(self.matcher, Matcher::Backtracking(_))
     }
 
     /// The pattern as written in the schema.
@@ -254,9 +303,16 @@ impl Matcher {
             Self::Automaton(regex) => regex.is_match(haystack),
             Self::Lazy(lazy) => lazy.is_match(haystack),
             Self::AllOf(parts) => parts.iter().all(|part| part.is_match(haystack)),
-            Self::Backtracking(regex) => regex.is_match(haystack).unwrap_or(false),
+            Self::Backtracking(engine) => engine.run(haystack, BACKTRACK_STEPS).0 == Outcome::Match,
         }
     }
+}
+
+/// Whether `source` is a valid ECMA-262 pattern (its Unicode properties included),
+/// decided by the translator alone: linear in its length, no engine built.
+pub(crate) fn is_valid(source: &str) -> bool {
+    // The backtracking engine's recording expands properties, so unknown names fail.
+    literal_matcher(source).is_some() || translate(source, Target::Backtracking).is_ok()
 }
 
 /// The conjunction of a pattern's leading lookaheads and rest, when it has that shape
@@ -329,10 +385,11 @@ fn general_pattern(source: &str) -> Result<(Matcher, Option<u128>), PatternError
 /// The matcher of a pattern from its translation for the automaton.
 fn shaped_matcher(source: &str, mut translation: Translation) -> Result<Matcher, PatternError> {
     if translation.needs_backtracking {
-        // Translate again: the backtracking engine needs capture groups and
-        // a different spelling of `\b`.
-        let Translation { pattern, .. } = translate(source, Target::Backtracking)?;
-        return backtracking(&pattern).map(|regex| Matcher::Backtracking(Box::new(regex)));
+        // Translate again: the backtracking engine needs every construct recorded.
+        let translation = translate(source, Target::Backtracking)?;
+        let syntax = (translation.syntax.as_ref())
+            .ok_or_else(|| PatternError::new("pattern could not be recorded"))?;
+        return Backtracker::new(syntax).map(|engine| Matcher::Backtracking(Box::new(engine)));
     }
     match translation.shape.take() {
         Some(Shape::CountedRun(run)) => {
@@ -449,12 +506,8 @@ impl Lazy {
         } = translation;
         let parse = || {
             let config = ::regex_automata::util::syntax::Config::new().utf8(true);
-            ::regex_automata::util::syntax::parse_with(&pattern, &config).map_err(|error| {
-                // As in `automaton`: the message's last line says what is wrong.
-                let message = error.to_string();
-                let reason = message.lines().last().unwrap_or_default();
-                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
-            })
+            ::regex_automata::util::syntax::parse_with(&pattern, &config)
+                .map_err(|error| engine_error(&error.to_string()))
         };
         let hir = match syntax.as_ref().and_then(syntax::Syntax::hir) {
             // Builds with debug assertions (tests, fuzzing) hold every built tree to the
@@ -524,8 +577,8 @@ impl std::fmt::Debug for Lazy {
 /// Compiles a translated pattern into the automaton engine (the `regex` crate's own
 /// engine, `regex_automata::meta`), under the limits.
 ///
-/// Configured by hand for one reason: with the features `fancy_regex` switches on, the
-/// engine would also build a full DFA for every small pattern, which dominated schema
+/// Configured by hand for one reason: with the crate's default features, the engine
+/// would also build a full DFA for every small pattern, which dominated schema
 /// compilation (45% of it for a schema of 200 patterns) and buys little on the short
 /// strings schemas match; the lazy DFA serves instead.
 fn automaton(pattern: &str) -> Result<Automaton, PatternError> {
@@ -537,17 +590,11 @@ fn automaton(pattern: &str) -> Result<Automaton, PatternError> {
         .map_err(|error| match error.size_limit() {
             Some(limit) => too_large(limit),
             // The translator only emits valid syntax, so what remains is a
-            // Unicode property the crate does not know. Its message quotes
-            // the translated pattern, which would only confuse: keep the
-            // final line, which says what is wrong.
-            None => {
-                let message = match error.syntax_error() {
-                    Some(syntax) => syntax.to_string(),
-                    None => error.to_string(),
-                };
-                let reason = message.lines().last().unwrap_or_default();
-                PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
-            }
+            // Unicode property the crate does not know.
+            None => engine_error(&match error.syntax_error() {
+                Some(syntax) => syntax.to_string(),
+                None => error.to_string(),
+            }),
         })
 }
 
@@ -560,25 +607,12 @@ fn automaton_config() -> ::regex_automata::meta::Config {
         .dfa(false)
 }
 
-/// Compiles a translated pattern with `fancy_regex`, under the limits.
-fn backtracking(pattern: &str) -> Result<::fancy_regex::Regex, PatternError> {
-    use ::fancy_regex::{CompileError, Error};
-    ::fancy_regex::RegexBuilder::new(pattern)
-        .backtrack_limit(BACKTRACK_LIMIT)
-        .delegate_size_limit(AUTOMATON_SIZE_LIMIT)
-        .delegate_dfa_size_limit(DFA_CACHE_LIMIT)
-        .build()
-        .map_err(|error| match error {
-            Error::CompileError(CompileError::LookBehindNotConst) => PatternError::new(
-                "unsupported lookbehind: only lookbehinds of fixed length are supported",
-            ),
-            Error::CompileError(CompileError::InnerError(inner))
-                if inner.size_limit().is_some() =>
-            {
-                too_large(inner.size_limit().unwrap_or(AUTOMATON_SIZE_LIMIT))
-            }
-            other => PatternError::new(lowercase_first(&other.to_string())),
-        })
+/// The automaton engine's complaint about a translated pattern, as a [`PatternError`]:
+/// its message quotes the translated pattern, which would only confuse, so only its
+/// final line, which says what is wrong, is kept.
+fn engine_error(message: &str) -> PatternError {
+    let reason = message.lines().last().unwrap_or_default();
+    PatternError::new(lowercase_first(reason.trim_start_matches("error: ")))
 }
 
 fn too_large(limit: usize) -> PatternError {
@@ -631,6 +665,12 @@ mod tests {
 
     fn matches(source: &str, haystack: &str) -> bool {
         pattern(source).is_match(haystack)
+    }
+
+    /// Compiles `source` for the backtracking engine, whatever it holds.
+    fn backtracker(source: &str) -> Backtracker {
+        let translation = translate(source, Target::Backtracking).unwrap();
+        Backtracker::new(translation.syntax.as_ref().unwrap()).unwrap()
     }
 
     /// Compiles through the general path only, bypassing literal fast paths.
@@ -801,6 +841,14 @@ mod tests {
         assert!(matches(r"^\1(a)$", "a"));
         assert!(matches(r"^(a\1)$", "a"));
         assert!(matches(r"^\k<n>(?<n>a)$", "a"));
+        // Each iteration of a quantifier starts with the captures inside it cleared
+        // (ECMA-262's RepeatMatcher): the second iteration took `b`, so `\1` is empty.
+        assert!(matches(r"^(?:(a)|b)*\1$", "ab"));
+        assert!(matches(r"^(?:(a)|b){2}\1$", "ab"));
+        assert!(!matches(r"^(?:(a)|b)*\1$", "ba"));
+        assert!(matches(r"^(?:(a)|b)*\1$", "baa"));
+        // An optional iteration that matches nothing fails, so `(a*)` keeps "a".
+        assert!(matches(r"^(a*)*b\1$", "aba"));
         // Word boundaries keep their ASCII meaning in the backtracking engine.
         assert!(matches(r"\b(a)\1\b", "x aa y"));
         assert!(!matches(r"\b(a)\1\b", "baab aaa"));
@@ -815,6 +863,18 @@ mod tests {
         assert!(!matches(r"^(?!foo)\w+$", "foobar"));
         assert!(matches(r"(?<=\$)\d+", "$42"));
         assert!(!matches(r"(?<!\$)\b\d+", "$42"));
+        // Lookbehinds of any length, matched right to left as ECMA-262 does.
+        assert!(matches(r"(?<=a+)b", "aab"));
+        assert!(!matches(r"(?<=a+)b", "cb"));
+        assert!(matches(r"^.*(?<=^[a-c]{2,3}d)$", "abd"));
+        assert!(!matches(r"^.*(?<=^[a-c]{2,3}d)$", "abcad"));
+        assert!(matches(r"(?<=(\d+)-)\1", "12-12"));
+        // The lookbehind is atomic: its greedy `\d+` took "12", never only "2".
+        assert!(!matches(r"(?<=(\d+)-)\1", "12-2"));
+        // Right to left, a group on the right captures before a reference on its left.
+        assert!(matches(r"(?<=\1(a))b", "aab"));
+        assert!(!matches(r"(?<=\1(a))b", "cab"));
+        assert!(matches(r"(?<=é\u{1F600})x", "é\u{1F600}x"));
     }
 
     #[test]
@@ -824,11 +884,30 @@ mod tests {
         let p = pattern(r"(a|a)*(?=b)\1|x");
         let haystack = format!("{}x", "a".repeat(40));
         match &p.matcher {
-            Matcher::Backtracking(regex) => assert!(regex.is_match(&haystack).is_err()),
+            Matcher::Backtracking(engine) => assert_eq!(
+                engine.run(&haystack, BACKTRACK_STEPS),
+                (Outcome::Stopped, BACKTRACK_STEPS)
+            ),
             other => panic!("expected the backtracking engine, got {other:?}"),
         }
+        assert_eq!(p.check(&haystack, StepLimit::default()), (false, STOPPED));
         assert!(!p.is_match(&haystack));
         assert!(p.is_match("x"));
+    }
+
+    #[test]
+    fn a_check_stops_within_the_validation_budget() {
+        // Six steps or so per character: 100 characters need a few hundred.
+        let p = pattern("^(?:(?=a)a)*$");
+        let haystack = "a".repeat(100);
+        let (found, steps) = p.check(&haystack, StepLimit::default());
+        assert!(found && (300..1_000).contains(&steps), "{steps}");
+        assert_eq!(
+            p.check(&haystack, StepLimit::within(steps as u64)),
+            (true, steps)
+        );
+        assert_eq!(p.check(&haystack, StepLimit::within(100)), (false, STOPPED));
+        assert_eq!(StepLimit::within(u64::MAX), StepLimit::default());
     }
 
     #[test]
@@ -871,7 +950,6 @@ mod tests {
             "^(abc]",
             "(?<a>x)(?<a>y)",
             "(?i:a)",
-            r"(?<=a+)b",
         ] {
             match Pattern::new(source) {
                 Ok(_) => panic!("{source:?} should be rejected"),
@@ -1249,8 +1327,7 @@ mod tests {
         #[test]
         fn conjunctions_agree_with_backtracking(haystack in "[a-dxy0-9!,;\\[\\] \n]{0,8}") {
             for source in LOOKAHEAD_LED {
-                let whole = translate(source, Target::Backtracking).unwrap().pattern;
-                let expected = backtracking(&whole).unwrap().is_match(&haystack).unwrap();
+                let expected = backtracker(source).run(&haystack, BACKTRACK_STEPS).0 == Outcome::Match;
                 proptest::prop_assert_eq!(pattern(source).is_match(&haystack), expected, "{} {:?}", source, haystack);
             }
         }

@@ -11,10 +11,13 @@
 //! `Hir::alternation`, `Hir::class`, ...), which simplify alike: the result equals the
 //! parsed tree (`tests::built_trees_equal_parsed_ones` holds them to it).
 //!
-//! A translation that uses what the tokens do not cover (a Unicode property, whose
-//! tables only the engine has; a lookaround or backreference, which the automaton does
-//! not run; nesting deeper than [`MAX_DEPTH`], where the parser's own limit could
-//! differ) records no syntax, and the caller parses the translated pattern as before.
+//! A translation for the automaton that uses what its tree does not cover (a Unicode
+//! property, whose tables only the engine has; a lookaround or backreference, which the
+//! automaton does not run; nesting deeper than [`MAX_DEPTH`], where the parser's own
+//! limit could differ) records no syntax, and the caller parses the translated pattern as
+//! before. A translation for the backtracking engine records everything, lookarounds,
+//! capture groups and backreferences included (its classes come with their properties
+//! already expanded): the tokens are that engine's only input ([`super::backtrack`]).
 
 use regex_syntax::hir::{Class, ClassUnicode, ClassUnicodeRange, Hir, Look, Repetition};
 
@@ -36,6 +39,9 @@ pub(super) enum Token {
     Look(Look),
     /// The empty group written for a backreference that can never see a capture.
     Empty,
+    /// A backreference to capture group `n` (from 1); recorded for the backtracking
+    /// engine only.
+    Backref(u32),
     /// A quantifier on the item before it.
     Repeat {
         min: u32,
@@ -43,11 +49,22 @@ pub(super) enum Token {
         greedy: bool,
     },
     /// `(`: a group opens (the automaton's groups never capture).
-    Open,
+    Open(Group),
     /// `)`.
     Close,
     /// `|`.
     Alternate,
+}
+
+/// What a [`Token::Open`] opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Group {
+    /// `(?:` (and, for the automaton, every group).
+    Plain,
+    /// Capture group `n` (from 1), for the backtracking engine.
+    Capture(u32),
+    /// A lookahead (`(?=`, `(?!`) or lookbehind (`(?<=`, `(?<!`).
+    Look { behind: bool, negated: bool },
 }
 
 /// The recorded items of one translation, or nothing once it used something they do
@@ -56,6 +73,9 @@ pub(super) enum Token {
 pub(super) struct Recorder {
     syntax: Option<Syntax>,
     depth: usize,
+    /// Whether every construct is recorded (for the backtracking engine), or only what
+    /// the automaton's tree holds.
+    complete: bool,
 }
 
 /// A translated pattern as [`Token`]s.
@@ -67,12 +87,26 @@ pub(super) struct Syntax {
 }
 
 impl Recorder {
-    /// A recorder that records (`true`), or one that never does.
-    pub(super) fn new(records: bool) -> Recorder {
+    /// A recorder of what the automaton's tree holds.
+    pub(super) fn automaton() -> Recorder {
         Recorder {
-            syntax: records.then(Syntax::default),
+            syntax: Some(Syntax::default()),
             depth: 0,
+            complete: false,
         }
+    }
+
+    /// A recorder of every construct, for the backtracking engine.
+    pub(super) fn complete() -> Recorder {
+        Recorder {
+            complete: true,
+            ..Recorder::automaton()
+        }
+    }
+
+    /// Whether every construct is recorded (see [`Recorder::complete`]).
+    pub(super) fn is_complete(&self) -> bool {
+        self.complete
     }
 
     fn push(&mut self, token: Token) {
@@ -81,9 +115,12 @@ impl Recorder {
         }
     }
 
-    /// Records nothing more: the translation used something the tokens do not cover.
+    /// Records nothing more: the translation used something the automaton's tree does
+    /// not cover (a complete recorder goes on: it covers everything).
     pub(super) fn give_up(&mut self) {
-        self.syntax = None;
+        if !self.complete {
+            self.syntax = None;
+        }
     }
 
     pub(super) fn literal(&mut self, cp: u32) {
@@ -114,25 +151,37 @@ impl Recorder {
         self.push(Token::Look(look));
     }
 
-    pub(super) fn empty(&mut self) {
-        self.push(Token::Empty);
-    }
-
-    pub(super) fn repeat(&mut self, min: u64, max: Option<u64>, greedy: bool) {
-        let min = u32::try_from(min);
-        let max = max.map(u32::try_from).transpose();
-        match (min, max) {
-            (Ok(min), Ok(max)) => self.push(Token::Repeat { min, max, greedy }),
-            // Counts the parser refuses: it shall say so.
-            _ => self.give_up(),
+    /// A backreference to group `number` (from 1), which `captured` says may have
+    /// captured something by then (else, in the automaton's reading, it matches the
+    /// empty string; the backtracking engine decides at run time, as ECMA-262 does).
+    pub(super) fn backreference(&mut self, number: usize, captured: bool) {
+        match (self.complete, captured) {
+            (true, _) => self.push(Token::Backref(u32::try_from(number).unwrap_or(u32::MAX))),
+            (false, false) => self.push(Token::Empty),
+            (false, true) => self.give_up(),
         }
     }
 
-    pub(super) fn open(&mut self) {
+    pub(super) fn repeat(&mut self, min: u64, max: Option<u64>, greedy: bool) {
+        let (min, max) = match (u32::try_from(min), max.map(u32::try_from).transpose()) {
+            (Ok(min), Ok(max)) => (min, max),
+            // Counts the parser refuses: it shall say so. The backtracking engine
+            // refuses any count this large as too costly, saturated or not.
+            _ if self.complete => (saturate(min), max.map(saturate)),
+            _ => return self.give_up(),
+        };
+        self.push(Token::Repeat { min, max, greedy })
+    }
+
+    /// A group of kind `group` opens.
+    pub(super) fn open(&mut self, group: Group) {
         self.depth += 1;
-        match self.depth > MAX_DEPTH {
-            true => self.give_up(),
-            false => self.push(Token::Open),
+        match (group, self.complete) {
+            (_, true) => self.push(Token::Open(group)),
+            (Group::Look { .. }, false) => self.give_up(),
+            // The automaton's groups never capture.
+            (_, false) if self.depth > MAX_DEPTH => self.give_up(),
+            (_, false) => self.push(Token::Open(Group::Plain)),
         }
     }
 
@@ -151,72 +200,148 @@ impl Recorder {
     }
 }
 
-/// The items of a group (or of the whole pattern) so far.
-#[derive(Default)]
-struct Frame {
-    /// The finished alternatives before the last `|`.
-    alternatives: Vec<Hir>,
-    /// The items of the current alternative.
-    items: Vec<Hir>,
+/// `count` as a `u32`, or its largest value.
+fn saturate(count: u64) -> u32 {
+    u32::try_from(count).unwrap_or(u32::MAX)
 }
 
-impl Frame {
+/// How a tree is built from recorded tokens ([`Syntax::build`]): the automaton's
+/// syntax tree ([`Syntax::hir`]) and the backtracking engine's ([`super::backtrack`]).
+pub(super) trait Builder {
+    /// The tree built.
+    type Tree;
+    /// The tree of a token that stands alone (a literal, a class, an assertion, a
+    /// backreference, the empty group); `None` for one this tree cannot hold.
+    fn leaf(&mut self, syntax: &Syntax, token: Token) -> Option<Self::Tree>;
+    /// `sub` repeated.
+    fn repeat(&mut self, sub: Self::Tree, min: u32, max: Option<u32>, greedy: bool) -> Self::Tree;
+    /// A group of kind `group` around `body`; `None` for a kind this tree cannot hold.
+    fn group(&mut self, group: Group, body: Self::Tree) -> Option<Self::Tree>;
+    /// Items one after another.
+    fn concat(&mut self, items: Vec<Self::Tree>) -> Self::Tree;
+    /// Alternatives, the first preferred.
+    fn alternation(&mut self, alternatives: Vec<Self::Tree>) -> Self::Tree;
+}
+
+/// The items of a group (or of the whole pattern) so far.
+struct Frame<T> {
+    /// The finished alternatives before the last `|`.
+    alternatives: Vec<T>,
+    /// The items of the current alternative.
+    items: Vec<T>,
+}
+
+impl<T> Frame<T> {
+    fn new() -> Frame<T> {
+        Frame {
+            alternatives: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
     /// The group's tree: its alternatives, the current one last.
-    fn finish(mut self) -> Hir {
-        let last = Hir::concat(self.items);
+    fn finish<B: Builder<Tree = T>>(mut self, builder: &mut B) -> T {
+        let last = builder.concat(self.items);
         if self.alternatives.is_empty() {
             return last;
         }
         self.alternatives.push(last);
-        Hir::alternation(self.alternatives)
+        builder.alternation(self.alternatives)
     }
 }
 
 impl Syntax {
-    /// The syntax tree of the recorded pattern, as the parser would build it from the
-    /// translated text; `None` if the tokens are out of order (which the translator,
-    /// checking the pattern's grammar as it records, never produces).
-    pub(super) fn hir(&self) -> Option<Hir> {
-        let mut open: Vec<Frame> = Vec::new();
-        let mut frame = Frame::default();
+    /// The ranges of the class token starting at `start`, `len` of them.
+    pub(super) fn ranges(&self, start: u32, len: u32) -> Option<&[(char, char)]> {
+        let start = start as usize;
+        self.ranges.get(start..start.checked_add(len as usize)?)
+    }
+
+    /// The tree of the recorded pattern, as `builder` builds it; `None` if it cannot
+    /// hold a token, or if the tokens are out of order (which the translator, checking
+    /// the pattern's grammar as it records, never produces).
+    pub(super) fn build<B: Builder>(&self, builder: &mut B) -> Option<B::Tree> {
+        let mut open: Vec<(Group, Frame<B::Tree>)> = Vec::new();
+        let mut frame = Frame::new();
         for &token in &self.tokens {
             match token {
-                Token::Literal(cp) => frame.items.push(match char::from_u32(cp) {
-                    Some(c) => Hir::literal(c.encode_utf8(&mut [0; 4]).as_bytes()),
-                    None => Hir::fail(),
-                }),
-                Token::Class {
-                    negated,
-                    start,
-                    len,
-                } => {
-                    let start = start as usize;
-                    let ranges = self.ranges.get(start..start + len as usize)?;
-                    frame.items.push(class(negated, ranges));
-                }
-                Token::Look(look) => frame.items.push(Hir::look(look)),
-                Token::Empty => frame.items.push(Hir::empty()),
                 Token::Repeat { min, max, greedy } => {
                     let sub = frame.items.pop()?;
-                    frame.items.push(Hir::repetition(Repetition {
-                        min,
-                        max,
-                        greedy,
-                        sub: Box::new(sub),
-                    }));
+                    frame.items.push(builder.repeat(sub, min, max, greedy));
                 }
-                Token::Open => open.push(std::mem::take(&mut frame)),
+                Token::Open(group) => {
+                    open.push((group, std::mem::replace(&mut frame, Frame::new())))
+                }
                 Token::Close => {
-                    let group = std::mem::replace(&mut frame, open.pop()?).finish();
-                    frame.items.push(group);
+                    let (group, outer) = open.pop()?;
+                    let body = std::mem::replace(&mut frame, outer).finish(builder);
+                    frame.items.push(builder.group(group, body)?);
                 }
                 Token::Alternate => {
                     let items = std::mem::take(&mut frame.items);
-                    frame.alternatives.push(Hir::concat(items));
+                    frame.alternatives.push(builder.concat(items));
                 }
+                leaf => frame.items.push(builder.leaf(self, leaf)?),
             }
         }
-        open.is_empty().then(|| frame.finish())
+        open.is_empty().then(|| frame.finish(builder))
+    }
+
+    /// The syntax tree of the recorded pattern, as the parser would build it from the
+    /// translated text; `None` when the tokens hold what the automaton does not run.
+    pub(super) fn hir(&self) -> Option<Hir> {
+        self.build(&mut HirBuilder)
+    }
+}
+
+/// Builds the automaton's syntax tree with the constructors the parser itself ends
+/// with, which simplify alike.
+struct HirBuilder;
+
+impl Builder for HirBuilder {
+    type Tree = Hir;
+
+    fn leaf(&mut self, syntax: &Syntax, token: Token) -> Option<Hir> {
+        Some(match token {
+            Token::Literal(cp) => match char::from_u32(cp) {
+                Some(c) => Hir::literal(c.encode_utf8(&mut [0; 4]).as_bytes()),
+                None => Hir::fail(),
+            },
+            Token::Class {
+                negated,
+                start,
+                len,
+            } => class(negated, syntax.ranges(start, len)?),
+            Token::Look(look) => Hir::look(look),
+            Token::Empty => Hir::empty(),
+            // Only a complete recording has these, and the automaton runs none.
+            Token::Backref(_)
+            | Token::Repeat { .. }
+            | Token::Open(_)
+            | Token::Close
+            | Token::Alternate => return None,
+        })
+    }
+
+    fn repeat(&mut self, sub: Hir, min: u32, max: Option<u32>, greedy: bool) -> Hir {
+        Hir::repetition(Repetition {
+            min,
+            max,
+            greedy,
+            sub: Box::new(sub),
+        })
+    }
+
+    fn group(&mut self, group: Group, body: Hir) -> Option<Hir> {
+        (!matches!(group, Group::Look { .. })).then_some(body)
+    }
+
+    fn concat(&mut self, items: Vec<Hir>) -> Hir {
+        Hir::concat(items)
+    }
+
+    fn alternation(&mut self, alternatives: Vec<Hir>) -> Hir {
+        Hir::alternation(alternatives)
     }
 }
 
@@ -311,8 +436,11 @@ mod tests {
         let deep = format!("{}a{}", "(".repeat(40), ")".repeat(40));
         let (built, parsed) = both(&deep).unwrap();
         assert_eq!(built, parsed);
-        let backtracking = translate("a(b)c", Target::Backtracking).unwrap();
-        assert!(backtracking.syntax.is_none());
+        // For the backtracking engine, everything is recorded.
+        for source in ["a(b)c", "(a)(?<=a)\\1(?!b)", "[\\p{L}x]\\P{N}"] {
+            let backtracking = translate(source, Target::Backtracking).unwrap();
+            assert!(backtracking.syntax.is_some(), "{source:?}");
+        }
     }
 
     proptest::proptest! {

@@ -1,5 +1,5 @@
-//! Translation of ECMA-262 pattern syntax into the syntax of the `regex` and
-//! `fancy_regex` crates.
+//! Translation of ECMA-262 pattern syntax into the syntax of the `regex` crate, and
+//! into the tokens the backtracking engine is compiled from.
 //!
 //! The translator is a single left-to-right pass over the pattern's code
 //! points. It validates the pattern against the ECMA-262 grammar as used by
@@ -15,6 +15,10 @@
 //! * character classes are flattened into a single, non-nested class, so the
 //!   output never relies on class-set operations that the crates parse
 //!   differently.
+//!
+//! Alongside the text it records the pattern as tokens ([`super::syntax`]): for the
+//! automaton, what its syntax tree holds; for the backtracking engine, everything, with
+//! Unicode properties expanded to code point ranges.
 
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -22,20 +26,17 @@ use std::ops::Range;
 use regex_syntax::hir::Look;
 
 use super::sequence::Atom;
-use super::syntax::{Recorder, Syntax};
+use super::syntax::{Group, Recorder, Syntax};
 use super::PatternError;
 
 /// Which engine the translated pattern is meant for.
 ///
-/// The two outputs differ only where the `regex` crate has a construct that
-/// `fancy_regex`'s own parser does not accept (ASCII word boundaries), and in
-/// whether capture groups are kept (only the backtracking engine needs them,
-/// for backreferences).
+/// The text is the same for both; the recorded tokens differ ([`Translation::syntax`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Target {
-    /// The finite-automaton `regex` crate.
+    /// The finite-automaton `regex` crate: the text, and the tokens of a tree it holds.
     Automaton,
-    /// The backtracking `fancy_regex` crate.
+    /// The backtracking engine ([`super::backtrack`]): every construct as tokens.
     Backtracking,
 }
 
@@ -62,9 +63,9 @@ pub(super) struct Translation {
     /// (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$` starts with `E` or `e`, then `S` or
     /// `s`, then `2`...). Each such atom takes exactly one byte.
     pub(super) prefix: Vec<u128>,
-    /// The pattern as tokens the automaton engine's syntax tree is built from without
-    /// parsing it (see [`super::syntax`]); `None` for the backtracking engine, and for a
-    /// pattern with what the tokens do not cover.
+    /// The pattern as tokens: for the automaton, those its syntax tree is built from
+    /// without parsing it (see [`super::syntax`]), `None` for a pattern with what that
+    /// tree does not cover; for the backtracking engine, every construct.
     pub(super) syntax: Option<Syntax>,
 }
 
@@ -186,11 +187,9 @@ const LINE_TERMINATORS: &[(u32, u32)] = &[(0x0A, 0x0A), (0x0D, 0x0D), (0x2028, 0
 
 /// A class matching every code point.
 const ANY: &str = r"[\x{0}-\x{10FFFF}]";
-/// A class matching nothing (accepted by both crates). Used for `[]` and for
-/// lone surrogates, which can never occur in a Rust string.
+/// A class matching nothing. Used for `[]` and for lone surrogates, which can never
+/// occur in a Rust string.
 const NOTHING: &str = r"[^\x{0}-\x{10FFFF}]";
-/// The ASCII word class in target syntax, for the lookaround form of `\b`.
-const WORD_CLASS: &str = "[0-9A-Z_a-z]";
 
 /// Translates an ECMA-262 pattern for the given engine.
 ///
@@ -214,7 +213,6 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         chars,
         pos: 0,
         out: String::with_capacity(source.len() * 2),
-        target,
         groups,
         open: Vec::new(),
         captures_opened: 0,
@@ -225,7 +223,10 @@ pub(super) fn translate(source: &str, target: Target) -> Result<Translation, Pat
         weight: 1,
         has_property: false,
         top_level_alternative: false,
-        syntax: Recorder::new(target == Target::Automaton),
+        syntax: match target {
+            Target::Automaton => Recorder::automaton(),
+            Target::Backtracking => Recorder::complete(),
+        },
     }
     .run()
 }
@@ -282,8 +283,8 @@ enum Last {
 enum Frame {
     /// A plain or capturing group; `Some(n)` for capture group number `n`.
     Group(Option<usize>),
-    /// A lookahead or lookbehind assertion.
-    Lookaround,
+    /// A lookahead or (`behind`) lookbehind assertion.
+    Lookaround { behind: bool },
 }
 
 /// A top-level item, recorded to recognise the [`CountedRun`] shape.
@@ -322,7 +323,6 @@ struct Translator {
     /// Index into `chars` of the next code point to read.
     pos: usize,
     out: String,
-    target: Target,
     /// Every capture group of the pattern, in order, with its name if any.
     groups: Vec<Option<String>>,
     open: Vec<Frame>,
@@ -364,7 +364,7 @@ impl Translator {
                     self.last = Last::Assertion;
                     self.piece(if c == '^' { Piece::Start } else { Piece::End });
                 }
-                '.' => self.class_item(true, LINE_TERMINATORS.to_vec(), ""),
+                '.' => self.class_item(true, LINE_TERMINATORS.to_vec(), "")?,
                 '*' => self.quantifier(0, None, false)?,
                 '+' => self.quantifier(1, None, false)?,
                 '?' => self.quantifier(0, Some(1), false)?,
@@ -519,22 +519,42 @@ impl Translator {
 
     /// Writes a class of `ranges` (in any order, maybe overlapping) and `\p{…}` items
     /// (`properties`), complemented when `negated`: an atom matching one code point.
-    fn class_item(&mut self, negated: bool, ranges: Vec<(u32, u32)>, properties: &str) {
+    fn class_item(
+        &mut self,
+        negated: bool,
+        ranges: Vec<(u32, u32)>,
+        properties: &str,
+    ) -> Result<(), PatternError> {
         let start = self.out.len();
         let merged = merge(ranges);
         emit_class(&mut self.out, negated, &merged, properties);
-        let class = match properties.is_empty() {
-            true => {
-                self.syntax.class(negated, scalar_ranges(&merged));
-                Some(Class::of(negated, &merged))
-            }
-            // Only the engine knows a property's code points.
-            false => {
-                self.syntax.give_up();
-                None
-            }
-        };
+        let class = self.record_class(negated, merged, properties)?;
         self.char_atom(start, class);
+        Ok(())
+    }
+
+    /// Records a class of `merged` ranges and `\p{…}` items, complemented when `negated`;
+    /// what it matches, when known without the engine's Unicode tables.
+    fn record_class(
+        &mut self,
+        negated: bool,
+        mut merged: Vec<(u32, u32)>,
+        properties: &str,
+    ) -> Result<Option<Class>, PatternError> {
+        if properties.is_empty() {
+            self.syntax.class(negated, scalar_ranges(&merged));
+            return Ok(Some(Class::of(negated, &merged)));
+        }
+        // Only the engine knows a property's code points: the automaton's tree is left
+        // to its parser, and the backtracking engine gets them from that parser now.
+        match self.syntax.is_complete() {
+            true => {
+                merged.extend(property_ranges(properties)?);
+                self.syntax.class(negated, scalar_ranges(&merge(merged)));
+            }
+            false => self.syntax.give_up(),
+        }
+        Ok(None)
     }
 
     // ---- syntax --------------------------------------------------------
@@ -606,14 +626,14 @@ impl Translator {
         let lookaround = match self.bump() {
             Some(':') => {
                 self.out.push_str("(?:");
-                self.syntax.open();
+                self.syntax.open(Group::Plain);
                 self.open.push(Frame::Group(None));
                 return Ok(());
             }
-            Some('=') => "(?=",
-            Some('!') => "(?!",
-            Some('<') if self.eat('=') => "(?<=",
-            Some('<') if self.eat('!') => "(?<!",
+            Some('=') => ("(?=", false, false),
+            Some('!') => ("(?!", false, true),
+            Some('<') if self.eat('=') => ("(?<=", true, false),
+            Some('<') if self.eat('!') => ("(?<!", true, true),
             Some('<') => {
                 let name = self.group_name()?;
                 if self.groups.iter().flatten().filter(|n| **n == name).count() > 1 {
@@ -624,23 +644,22 @@ impl Translator {
             }
             _ => return Err(self.error("invalid group")),
         };
+        let (text, behind, negated) = lookaround;
         self.needs_backtracking = true;
-        self.syntax.give_up();
-        self.out.push_str(lookaround);
-        self.open.push(Frame::Lookaround);
+        self.syntax.open(Group::Look { behind, negated });
+        self.out.push_str(text);
+        self.open.push(Frame::Lookaround { behind });
         Ok(())
     }
 
     /// Opens capture group number `captures_opened + 1`. The automaton
     /// engine never needs captures (patterns with backreferences go to the
-    /// backtracking engine), so it gets a cheaper non-capturing group.
+    /// backtracking engine), so its text has a cheaper non-capturing group.
     fn open_capture(&mut self) {
         self.captures_opened += 1;
-        self.out.push_str(match self.target {
-            Target::Automaton => "(?:",
-            Target::Backtracking => "(",
-        });
-        self.syntax.open();
+        self.out.push_str("(?:");
+        let number = u32::try_from(self.captures_opened).unwrap_or(u32::MAX);
+        self.syntax.open(Group::Capture(number));
         self.open.push(Frame::Group(Some(self.captures_opened)));
     }
 
@@ -650,7 +669,7 @@ impl Translator {
         self.syntax.close();
         self.last = match frame {
             Frame::Group(_) => Last::Atom,
-            Frame::Lookaround => Last::Assertion,
+            Frame::Lookaround { .. } => Last::Assertion,
         };
         Ok(())
     }
@@ -663,7 +682,7 @@ impl Translator {
         match c {
             'd' | 'D' | 'w' | 'W' | 's' | 'S' => {
                 let (ranges, negated) = shorthand(c);
-                self.class_item(negated, ranges.to_vec(), "");
+                self.class_item(negated, ranges.to_vec(), "")?;
             }
             'b' | 'B' => {
                 self.word_boundary(c == 'B');
@@ -691,8 +710,8 @@ impl Translator {
                 let start = self.out.len();
                 let property = self.property(c == 'P')?;
                 self.out.push_str(&property);
-                self.syntax.give_up();
-                self.char_atom(start, None);
+                let class = self.record_class(false, Vec::new(), &property)?;
+                self.char_atom(start, class);
             }
             _ => {
                 let cp = self.character_escape(c)?;
@@ -707,39 +726,21 @@ impl Translator {
             false => Look::WordAscii,
             true => Look::WordAsciiNegate,
         });
-        match (self.target, negated) {
-            (Target::Automaton, false) => self.out.push_str(r"(?-u:\b)"),
-            (Target::Automaton, true) => self.out.push_str(r"(?-u:\B)"),
-            // fancy_regex's parser rejects `(?-u:…)`, so spell the ASCII
-            // boundary out with lookarounds.
-            (Target::Backtracking, false) => {
-                let _ = write!(
-                    self.out,
-                    "(?:(?<={w})(?!{w})|(?<!{w})(?={w}))",
-                    w = WORD_CLASS
-                );
-            }
-            (Target::Backtracking, true) => {
-                let _ = write!(
-                    self.out,
-                    "(?:(?<={w})(?={w})|(?<!{w})(?!{w}))",
-                    w = WORD_CLASS
-                );
-            }
-        }
+        self.out.push_str(match negated {
+            false => r"(?-u:\b)",
+            true => r"(?-u:\B)",
+        });
     }
 
     /// Writes a backreference to capture group `number` (1-based).
     ///
     /// In ECMA a reference to a group that has not captured anything matches
-    /// the empty string, whereas in `fancy_regex` it fails. Hence:
-    ///
-    /// * a reference to a group that is still open or not yet opened (a
-    ///   forward reference) can never see a capture and is written as an
-    ///   empty group, needing no backtracking engine at all;
-    /// * any other reference is wrapped in a conditional that matches the
-    ///   empty string when the group did not participate, as in
-    ///   `(a)?\1b` matching `"b"`.
+    /// the empty string. Outside a lookbehind, a reference to a group that is
+    /// still open or not yet opened (a forward reference) can never see a
+    /// capture: it is written as an empty group, needing no backtracking engine
+    /// at all. Any other reference needs the backtracking engine, which also
+    /// decides the forward ones inside a lookbehind (matched right to left, a
+    /// group on the right of its reference captures first).
     fn backreference(&mut self, number: usize) -> Result<(), PatternError> {
         if number == 0 || number > self.groups.len() {
             return Err(self.error("reference to a group that does not exist"));
@@ -748,14 +749,19 @@ impl Translator {
             .open
             .iter()
             .any(|frame| matches!(frame, Frame::Group(Some(n)) if *n == number));
-        if number > self.captures_opened || enclosing {
-            self.out.push_str("(?:)");
-            self.syntax.empty();
-        } else {
-            self.needs_backtracking = true;
-            self.syntax.give_up();
-            let _ = write!(self.out, r"(?:(?({number})\{number}|))");
+        let in_lookbehind = self
+            .open
+            .iter()
+            .any(|f| matches!(f, Frame::Lookaround { behind: true }));
+        let captured = !(number > self.captures_opened || enclosing) || in_lookbehind;
+        match captured {
+            true => {
+                self.needs_backtracking = true;
+                let _ = write!(self.out, r"\{number}");
+            }
+            false => self.out.push_str("(?:)"),
         }
+        self.syntax.backreference(number, captured);
         self.last = Last::Atom;
         self.piece(Piece::Other);
         Ok(())
@@ -893,8 +899,7 @@ impl Translator {
                 }
             }
         }
-        self.class_item(negated, set.ranges, &set.properties);
-        Ok(())
+        self.class_item(negated, set.ranges, &set.properties)
     }
 
     /// Reads one class atom starting with `c`. A single code point is
@@ -955,7 +960,7 @@ pub(super) struct Class {
 impl Class {
     /// The class of `ranges` (sorted and disjoint, as [`merge`] leaves them),
     /// complemented when `negated`.
-    fn of(negated: bool, ranges: &[(u32, u32)]) -> Class {
+    pub(super) fn of(negated: bool, ranges: &[(u32, u32)]) -> Class {
         let mut class = Class::default();
         let mut add = |low: u32, high: u32| {
             if low < 128 {
@@ -1015,6 +1020,22 @@ fn complement(ranges: &[(u32, u32)]) -> Vec<(u32, u32)> {
         result.push((next, 0x10_FFFF));
     }
     result
+}
+
+/// The code points of `\p{…}` / `\P{…}` items (as the translator writes them), from the
+/// automaton engine's parser, which owns the Unicode tables.
+fn property_ranges(properties: &str) -> Result<Vec<(u32, u32)>, PatternError> {
+    use regex_syntax::hir::{Class as HirClass, HirKind};
+    let config = regex_automata::util::syntax::Config::new().utf8(true);
+    let hir = regex_automata::util::syntax::parse_with(&format!("[{properties}]"), &config)
+        .map_err(|error| super::engine_error(&error.to_string()))?;
+    Ok(match hir.kind() {
+        HirKind::Class(HirClass::Unicode(class)) => (class.ranges().iter())
+            .map(|range| (u32::from(range.start()), u32::from(range.end())))
+            .collect(),
+        // An empty class is `Hir::fail()`: no code point.
+        _ => Vec::new(),
+    })
 }
 
 /// Writes a single, flat character class of `ranges` (sorted and disjoint, as

@@ -10,7 +10,7 @@ use super::{Annotating, Journal, Logged, Mode, Step, Vm};
 use crate::evaluation::Annotation;
 use crate::ids::{NodeId, TableId};
 use crate::json::pointer;
-use crate::program::Node;
+use crate::program::{applicators, other_leaves, Node};
 use serde_json::Value;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
@@ -40,7 +40,10 @@ where
                 let site = self.keyword_location(id);
                 at.ok().map(|at| (site, program.ref_targets[at].1.clone()))
             }
-            _ => None,
+            // Every kind named, so that a new one is a build error here; the lists name
+            // `Ref` again, which the arm above has taken.
+            #[allow(unreachable_patterns)]
+            Node::Valid | Node::Type(_) | other_leaves!() | applicators!() => None,
         };
         let framed = frame.is_some();
         let start = self.state().map_or(0, |state| state.annotations.len());

@@ -5,12 +5,14 @@
 
 use super::leaf;
 use super::marks::{self, Mark};
-use super::show::quote_into;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{NodeId, RegexId, Span, TableId};
 use crate::names::same_bytes;
-use crate::program::{hashed_position, Entry, NameLookup, Node, Program, Properties, Settle};
+use crate::program::{
+    applicators, hashed_position, other_leaves, Entry, NameLookup, Node, Program, Properties,
+    Settle,
+};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -73,7 +75,7 @@ where
                     rest_items.iter().all(|item| {
                         let (ok, work) =
                             leaf::settled(program, settle, rest, item).unwrap_or((false, 0));
-                        ok && (work == 0 || self.spend(id, work))
+                        self.paid(id, ok, work)
                     })
                 }
                 settle => {
@@ -231,7 +233,6 @@ where
         map: &serde_json::Map<String, Value>,
         spec: &Properties,
     ) -> bool {
-        let program = self.program;
         let mut ok = true;
         // A folded `required` is counted in the pass below (too few keys settle it at
         // once), and explained by running the `Required` node itself. Collecting every
@@ -276,7 +277,13 @@ where
             }
             let mut matched = position.is_some();
             for &(regex, node) in &spec.patterns {
-                if (ok || self.keep_going()) && program.regexes[regex].is_match(key) {
+                if !ok && !self.keep_going() {
+                    break;
+                }
+                let Some(hit) = self.key_matches(id, regex, key) else {
+                    return false;
+                };
+                if hit {
                     matched = true;
                     ok &= self.descend(node, value, Step::Key(key));
                 }
@@ -316,6 +323,18 @@ where
             self.properties_annotations(id, map, spec);
         }
         ok
+    }
+
+    /// Whether the `patternProperties` pattern `regex` matches the name `key`, its work
+    /// paid; `None` when that stopped the run (the budget ran out, or the check stopped
+    /// before its verdict).
+    #[inline(always)]
+    fn key_matches(&mut self, id: NodeId, regex: RegexId, key: &str) -> Option<bool> {
+        let (hit, work) = leaf::pattern(self.program, regex, key);
+        match work == 0 || self.spend(id, work) {
+            true => Some(hit),
+            false => None,
+        }
     }
 
     /// The annotations of a passing table: the names `properties`, `patternProperties`
@@ -409,7 +428,10 @@ where
             let mut matched = position.is_some();
             if PATTERNS {
                 for &(regex, node) in &spec.patterns {
-                    if self.program.regexes[regex].is_match(key) {
+                    let Some(hit) = self.key_matches(id, regex, key) else {
+                        return false;
+                    };
+                    if hit {
                         matched = true;
                         if !self.descend(node, value, Step::Key(key)) {
                             return false;
@@ -575,7 +597,7 @@ where
             | Settle::Leaf) => map.values().all(|value| {
                 let (ok, work) =
                     leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
-                ok && (work == 0 || self.spend(id, work))
+                self.paid(id, ok, work)
             }),
         }
     }
@@ -618,20 +640,32 @@ where
         let program = self.program;
         let table = match program.nodes[id.index()] {
             Node::Properties(table) | Node::Object { table, .. } => Some(table),
-            _ => None,
+            // Every kind named, so that a new one is a build error here; the lists name
+            // the two above again.
+            #[allow(unreachable_patterns)]
+            Node::Valid | Node::Type(_) | other_leaves!() | applicators!() => None,
         };
         let names = table.map_or(&[][..], |table| &program.properties[table].named[..]);
+        // A suggestion compares the key with every name, in time about the key's length
+        // each: the explanations' budget pays, or 50,000 unknown keys beside 10,000
+        // properties took minutes.
+        let key_chars = key.chars().take(LONGEST + 1).count();
+        let names = match key_chars <= LONGEST && self.afford(names.len() * key_chars) {
+            true => names,
+            false => &[],
+        };
         let ok = self.fail(id, Kind::Unexpected, |out| {
             out.push_str("property ");
-            quote_into(out, key);
-            out.push_str(" is not allowed");
+            out.key(key);
+            out.push_str("is not allowed");
             if let Some(name) = suggestion(key, names.iter().map(|(name, _)| &**name)) {
                 out.push_str("; did you mean ");
-                quote_into(out, name);
+                out.name(name);
                 out.push('?');
             }
         });
         if let Some(error) = self.log.explained().and_then(|e| e.errors.last_mut()) {
+            // Masked, the name goes (see `ErrorDetails::Unexpected`).
             error.set_details(ErrorDetails::Unexpected {
                 property: key.to_string(),
             });
@@ -748,7 +782,7 @@ where
             // Most name schemas (`pattern`, `maxLength`, `enum`) read the name as text:
             // no string value is built for them. The steps are a child evaluation's.
             if let Some((passed, work)) = leaf::on_name(program, leaf, key) {
-                if passed && self.spend(node, work + 1) {
+                if self.paid(node, passed, work + 1) {
                     continue;
                 }
                 if !EXPLAIN {

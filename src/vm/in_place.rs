@@ -4,7 +4,6 @@
 //! survive: a failing branch's are dropped, as JSON Schema drops annotations of failed
 //! subschemas.
 
-use super::show::show_into;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
@@ -111,7 +110,7 @@ where
         };
         let best = explained.as_deref().and_then(closest);
         self.fail(id, kind, |out| {
-            show_into(out, instance);
+            out.value(instance);
             out.push_str(" is not valid under any of the schemas in ");
             out.push_str(keyword);
             if let Some((position, _)) = best {
@@ -205,7 +204,7 @@ where
         second: usize,
     ) -> bool {
         self.fail(id, Kind::OneOf, |out| {
-            show_into(out, instance);
+            out.value(instance);
             let _ = write!(
                 out,
                 " is valid under more than one of the schemas in oneOf (#{first} and #{second})"
@@ -294,7 +293,7 @@ where
         self.truncate_marks(marks);
         !inner
             || self.fail(id, Kind::Not, |out| {
-                show_into(out, instance);
+                out.value(instance);
                 out.push_str(" must not be valid under the schema in not");
             })
     }

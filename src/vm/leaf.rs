@@ -7,18 +7,33 @@
 //! the verdict said no, so both paths agree by construction.
 
 use super::marks::Mark;
-use super::show::{quote_into, show_into};
+use super::show::Message;
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, NumId, Span, TableId};
+use crate::ids::{NodeId, NumId, RegexId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
-use crate::program::{applicators, ArrayOf, CheckList, Node, Program, Settle};
+use crate::program::{
+    applicators, fused_leaves, keyword_leaves, ArrayOf, CheckList, Node, Program, Settle,
+};
 use serde_json::Value;
 use std::cmp::Ordering;
 use std::fmt::Write;
 
-/// Bytes of string a `pattern` or `format` check may scan per budget step.
-const BYTES_PER_STEP: usize = 256;
+/// Bytes of string a `pattern` or `format` check may scan per budget step. A step of
+/// the interpreter costs about 10 ns; the automaton engine scans a byte in 0.5 to 1.5 ns
+/// (more on short haystacks, where each call's set-up counts), so 8 bytes keep the MCP
+/// profile's budget of 1,000,000 steps within about 12 ms of scanning. Every keyword of a
+/// 1 MiB string then costs 131,072 steps: seven of them fit.
+const BYTES_PER_STEP: usize = 8;
+
+/// The verdict of the pattern `regex` on `text`, and its cost: a step per
+/// [`BYTES_PER_STEP`] bytes scanned, plus the backtracking engine's own steps (all of
+/// the budget, [`crate::regex::STOPPED`], when it stopped before a verdict).
+#[inline]
+pub(super) fn pattern(program: &Program, regex: RegexId, text: &str) -> (bool, usize) {
+    let (found, steps) = program.regexes[regex].check(text, program.backtrack_limit);
+    (found, steps + text.len() / BYTES_PER_STEP)
+}
 
 /// The verdict of a leaf `node` on `value`, and the budget steps it cost beyond the
 /// first. A node that is not a leaf never gets here ([`Node::is_leaf`]); should one, it
@@ -69,10 +84,7 @@ pub(super) fn settled(
         }
         Settle::Pattern(regex) => match value {
             // The work of the `pattern` part of the list this settles.
-            Value::String(text) => (
-                program.regexes[regex].is_match(text),
-                text.len() / BYTES_PER_STEP,
-            ),
+            Value::String(text) => pattern(program, regex, text),
             _ => (false, 0),
         },
         Settle::Text { min, max } => {
@@ -174,12 +186,9 @@ fn string_parts(program: &Program, span: Span, text: &str) -> (bool, usize) {
         let (ok, cost) = match program.nodes[part.index()] {
             Node::MinLength(min) => (min_length(text, min), 0),
             Node::MaxLength(max) => (max_length(text, max), 0),
-            Node::Pattern(regex) => (
-                program.regexes[regex].is_match(text),
-                text.len() / BYTES_PER_STEP,
-            ),
+            Node::Pattern(regex) => pattern(program, regex, text),
             Node::Format(table) => (
-                (program.formats[table].check)(text),
+                program.formats[table].check.accepts(text),
                 text.len() / BYTES_PER_STEP,
             ),
             // The compiler files only the four above here; anything else fails closed.
@@ -395,13 +404,10 @@ pub(super) fn on_name(program: &Program, node: Node, name: &str) -> Option<(bool
         }
         Node::MinLength(min) => min_length(name, min),
         Node::MaxLength(max) => max_length(name, max),
-        Node::Pattern(regex) => {
-            let work = name.len() / BYTES_PER_STEP;
-            return Some((program.regexes[regex].is_match(name), work));
-        }
+        Node::Pattern(regex) => return Some(pattern(program, regex, name)),
         Node::Format(table) => {
             let work = name.len() / BYTES_PER_STEP;
-            return Some(((program.formats[table].check)(name), work));
+            return Some((program.formats[table].check.accepts(name), work));
         }
         Node::Checks(table) => {
             let mut work = 0;
@@ -521,7 +527,11 @@ pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> O
         }
         Node::Checks(table) => parts(program.check_lists[table].parts, false),
         Node::AnyLeaf(span) | Node::OneLeaf(span) => parts(span, true),
-        _ => None,
+        // Leaves that evaluate no item (sizes and `uniqueItems` look at the array, not
+        // through subschemas at its items).
+        Node::Valid | Node::Type(_) | keyword_leaves!() => None,
+        // Not leaves: the interpreter marks what they evaluate as it runs them.
+        applicators!() => None,
     }
 }
 
@@ -534,13 +544,7 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::Invalid => false,
         Node::Type(set) => set.matches(value),
         Node::Const(expected) => equal::equal(value, &program.values[expected]),
-        Node::Enum(span) => {
-            let options = &program.values[span];
-            return (
-                options.iter().any(|o| equal::equal(value, o)),
-                options.len(),
-            );
-        }
+        Node::Enum(span) => return program.enum_contains(span, value),
         Node::StringEnum(table) => {
             let set = &program.string_sets[table];
             let found = value.as_str().is_some_and(|s| set.contains(s));
@@ -557,13 +561,16 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
             let Value::String(s) = value else {
                 return (true, 0);
             };
-            return (program.regexes[regex].is_match(s), s.len() / BYTES_PER_STEP);
+            return pattern(program, regex, s);
         }
         Node::Format(table) => {
             let Value::String(s) = value else {
                 return (true, 0);
             };
-            return ((program.formats[table].check)(s), s.len() / BYTES_PER_STEP);
+            return (
+                program.formats[table].check.accepts(s),
+                s.len() / BYTES_PER_STEP,
+            );
         }
         Node::MinItems(min) => array(value, |items| items.len() >= min as usize),
         Node::MaxItems(max) => array(value, |items| items.len() <= max as usize),
@@ -661,7 +668,7 @@ const ENCODED_UP_TO: usize = 1 << 16;
 /// The message of a `value` whose type is not in `set`: the types expected, the one
 /// given, and, for a string that is the JSON text of a value of an expected type (a
 /// model's common slip: `"[1, 2]"` for an array), how to fix it.
-pub(super) fn type_mismatch(out: &mut String, set: TypeSet, value: &Value) {
+pub(super) fn type_mismatch(out: &mut Message, set: TypeSet, value: &Value) {
     out.push_str("expected ");
     for (i, name) in set.names().enumerate() {
         if i > 0 {
@@ -674,12 +681,11 @@ pub(super) fn type_mismatch(out: &mut String, set: TypeSet, value: &Value) {
 
 /// The rest of a [`type_mismatch`] message once the expected types are written: the
 /// type given, and a hint when the value is the JSON text of a value of `set`.
-fn type_given(out: &mut String, set: TypeSet, value: &Value) {
+fn type_given(out: &mut Message, set: TypeSet, value: &Value) {
     let _ = write!(out, ", got {}", types::type_name(value));
     // `null` names its type and its value in one word: "got null", once.
     if !value.is_null() {
-        out.push(' ');
-        show_into(out, value);
+        out.typed_value(value);
     }
     let Value::String(text) = value else {
         return;
@@ -704,39 +710,25 @@ fn type_given(out: &mut String, set: TypeSet, value: &Value) {
 
 /// Why a leaf `node` rejected `value`: `report` is called once per problem, with its
 /// kind, its operands and a writer of its message (which goes straight into the error's
-/// own buffer).
+/// own buffer, quoting `value` through [`Message`], which can mask it).
 #[cold]
 pub(super) fn explain(
     program: &Program,
     node: Node,
     value: &Value,
-    mut report: impl FnMut(Kind, Option<ErrorDetails>, &dyn Fn(&mut String)),
+    mut report: impl FnMut(Kind, Option<ErrorDetails>, &dyn Fn(&mut Message)),
 ) {
-    let bound = match node {
-        Node::Minimum(n) => Some((n, "minimum", "less than the minimum of")),
-        Node::Maximum(n) => Some((n, "maximum", "greater than the maximum of")),
-        Node::ExclusiveMinimum(n) => Some((
-            n,
-            "exclusiveMinimum",
-            "not greater than the exclusive minimum of",
-        )),
-        Node::ExclusiveMaximum(n) => Some((
-            n,
-            "exclusiveMaximum",
-            "not less than the exclusive maximum of",
-        )),
-        _ => None,
-    };
-    if let Some((n, keyword, words)) = bound {
+    let mut range = |n: NumId, keyword, words: &str| {
         let limit = program.numbers[n].clone();
-        return report(
+        report(
             Kind::Range,
             Some(ErrorDetails::Range { keyword, limit }),
             &|out| {
-                let _ = write!(out, "{value} is {words} {}", program.numbers[n]);
+                out.value(value);
+                let _ = write!(out, " is {words} {}", program.numbers[n]);
             },
         );
-    }
+    };
     let length = |keyword, limit: u32| {
         let actual = value.as_str().map_or(0, |s| s.chars().count());
         Some(ErrorDetails::Length {
@@ -759,8 +751,18 @@ pub(super) fn explain(
         })
     };
     match node {
+        Node::Minimum(n) => range(n, "minimum", "less than the minimum of"),
+        Node::Maximum(n) => range(n, "maximum", "greater than the maximum of"),
+        Node::ExclusiveMinimum(n) => {
+            let words = "not greater than the exclusive minimum of";
+            range(n, "exclusiveMinimum", words);
+        }
+        Node::ExclusiveMaximum(n) => {
+            let words = "not less than the exclusive maximum of";
+            range(n, "exclusiveMaximum", words);
+        }
         Node::Invalid => report(Kind::FalseSchema, None, &|out| {
-            show_into(out, value);
+            out.value(value);
             out.push_str(" is not allowed here");
         }),
         Node::Type(set) => {
@@ -778,9 +780,9 @@ pub(super) fn explain(
             };
             report(Kind::Const, Some(details), &|out| {
                 out.push_str("expected ");
-                show_into(out, &program.values[expected]);
+                out.operand(&program.values[expected]);
                 out.push_str(", got ");
-                show_into(out, value);
+                out.value(value);
             });
         }
         Node::Enum(span) => {
@@ -809,16 +811,17 @@ pub(super) fn explain(
                 Kind::MultipleOf,
                 Some(ErrorDetails::MultipleOf { divisor }),
                 &|out| {
-                    let _ = write!(out, "{value} is not a multiple of {}", program.numbers[n]);
+                    out.value(value);
+                    let _ = write!(out, " is not a multiple of {}", program.numbers[n]);
                 },
             );
         }
         Node::MinLength(min) => report(Kind::Length, length("minLength", min), &|out| {
-            show_into(out, value);
+            out.value(value);
             let _ = write!(out, " is shorter than {min} characters");
         }),
         Node::MaxLength(max) => report(Kind::Length, length("maxLength", max), &|out| {
-            show_into(out, value);
+            out.value(value);
             let _ = write!(out, " is longer than {max} characters");
         }),
         Node::Pattern(regex) => {
@@ -827,7 +830,7 @@ pub(super) fn explain(
                 pattern: pattern.to_string(),
             };
             report(Kind::Pattern, Some(details), &|out| {
-                show_into(out, value);
+                out.value(value);
                 let _ = write!(out, " does not match the pattern {pattern:?}");
             });
         }
@@ -837,7 +840,7 @@ pub(super) fn explain(
                 format: name.to_string(),
             };
             report(Kind::Format, Some(details), &|out| {
-                show_into(out, value);
+                out.value(value);
                 let _ = write!(out, " is not a valid {name:?}");
             });
         }
@@ -865,7 +868,7 @@ pub(super) fn explain(
                 for name in missing(program, names, map) {
                     report(Kind::Required, required(name, None), &|out| {
                         out.push_str("missing required property ");
-                        quote_into(out, name);
+                        out.name(name);
                     });
                 }
             }
@@ -887,21 +890,27 @@ pub(super) fn explain(
                 }
             }
         }
-        _ => {}
+        // Never fails.
+        Node::Valid => {}
+        // Fused leaves: the interpreter explains each part, item or branch at its own
+        // keyword and location (`Vm::reject`), never the whole here.
+        fused_leaves!() => {}
+        // Not leaves: they report their own failures.
+        applicators!() => {}
     }
 }
 
 /// "expected one of A, B, got C".
-fn not_one_of(out: &mut String, options: &[Value], value: &Value) {
+fn not_one_of(out: &mut Message, options: &[Value], value: &Value) {
     out.push_str("expected one of ");
     for (i, option) in options.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        show_into(out, option);
+        out.operand(option);
     }
     out.push_str(", got ");
-    show_into(out, value);
+    out.value(value);
 }
 
 fn len(value: &Value) -> usize {

@@ -44,7 +44,7 @@ where
         let Value::Object(map) = instance else {
             return self.all(logic.parts, instance);
         };
-        if EXPLAIN || self.tracking {
+        if self.tracking {
             return self.all(logic.parts, instance);
         }
         // A step per key, as for a loop over them, whichever way the names are found.
@@ -52,7 +52,14 @@ where
             return false;
         }
         let found = find(logic, map);
-        self.clause(logic, logic.root, &found)
+        let holds = self.clause(logic, logic.root, &found);
+        // The explaining pass walks the parts only to say why the formula fails: where it
+        // holds, walking them would cost steps the fast pass never spent, and a budget
+        // between the two made `validate` run out where `is_valid` passed.
+        if EXPLAIN && !holds {
+            return self.all(logic.parts, instance);
+        }
+        holds
     }
 
     /// Whether clause `at` of `logic` holds of what `found` says of the object.
@@ -82,7 +89,7 @@ where
                 // A leaf always settles at the call site.
                 let (ok, work) =
                     leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
-                ok && (work == 0 || self.spend(node, work))
+                self.paid(node, ok, work)
             }
             Clause::Not(inner) => !self.clause(logic, inner, found),
             Clause::All(start, end) => {

@@ -6,8 +6,40 @@
 //! rest through `eval`. The interpreter is generic over `EXPLAIN`: the fast mode (`false`)
 //! carries no error state at all ([`Mode`]), allocates nothing for ordinary schemas and
 //! stops at the first failure; the explaining mode (`true`) keeps going to collect every
-//! [`ValidationError`] with its instance location. Both modes share every check, so they
-//! cannot disagree on a verdict.
+//! [`ValidationError`] with its instance location.
+//!
+//! Both modes take a leaf's verdict from the same code ([`leaf::verdict`],
+//! [`leaf::settled`]) and ask what a passing leaf evaluated ([`leaf::items_evaluated`])
+//! only where `unevaluatedItems` needs it; the explaining mode asks for a leaf's message
+//! ([`leaf::explain`]) only once that verdict said no. Those two match on every node
+//! kind, as `eval` does. Where no evaluation marks are kept, the fast mode also has
+//! loops of its own, the general path's checks in a cheaper shape:
+//!
+//! - [`Vm::nest`]: a child settled as a record, an exact record, a list or a union by
+//!   kind runs its table at once, without `eval`'s dispatch;
+//! - `Vm::properties`: `plain_properties` (no marks, no errors to write),
+//!   `only_additional` (a table that names no property) and `exact_record` (keys
+//!   compared in order with an exact table's names); a bare `properties` on an object
+//!   with many more keys than it names, `looked_up_properties` (each name looked up in
+//!   the object instead of each key in the table);
+//! - `Vm::items`: the items past the prefix settled in one loop, with no descent each;
+//! - `Vm::property_logic`: a formula over which names an object has, decided in one pass
+//!   over the object instead of by running its parts (see `compiler::logic`);
+//! - `Vm::verdict`: a branch that is a lone `type`, without a call.
+//!
+//! What keeps them in agreement with the explaining mode: each settles the same children
+//! through the same leaf verdicts or `eval`, and charges the budget the same steps as
+//! the general path (so a run stops at the same place in either mode); the explaining
+//! mode runs the branches whose errors it discards (`anyOf` / `oneOf` / `not` / the `if`
+//! test / `contains` items / a union by kind) in the fast mode itself
+//! (`Vm::quietly`); and the public entry points hold to the fast verdict: `validate`
+//! checks a stop at a limit against it, `iter_errors` and `evaluate` take it first, and
+//! an explaining run that found no error for an instance the fast mode rejected still
+//! reports one ([`Vm::into_errors`]). Tests hold the loops to the general path: the
+//! official suite runs `is_valid`, `validate` and `iter_errors` on every case
+//! (`tests/suite.rs`), `tests/properties.rs` checks that they agree on generated schemas
+//! (the fuzzer's invariants), and fused forms are compared with the plain ones they
+//! replace (`tests/fused.rs`, and `compiler::logic`'s formulas with their parts' `All`).
 //!
 //! Termination and stack safety: every evaluation spends one step of a budget and every
 //! node that applies subschemas one level of a depth bound; a loop spends a step per key
@@ -31,19 +63,25 @@ mod show;
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::evaluation::Annotation;
 use crate::ids::{NodeId, ScopeId, Span};
-use crate::program::{other_leaves, Node, Program, Settle};
+use crate::program::{applicators, keyword_leaves, other_leaves, Node, Program, Settle};
+use crate::regex::STOPPED;
 use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
+use show::Message;
 use std::fmt::Write;
 
-/// Bounds on one validation run.
+/// Bounds on one validation run, and how it writes its errors.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Limits {
     /// Deepest nesting of node evaluations.
     pub(crate) max_depth: u32,
     /// Node evaluations allowed.
     pub(crate) max_steps: u64,
+    /// Whether errors are written masked, without instance data
+    /// (`ValidationOptions::with_masked_errors`): no bound, but set per validator as
+    /// they are, and read only by the explaining mode.
+    pub(crate) masked: bool,
 }
 
 /// Whether `instance` conforms to `program`.
@@ -131,12 +169,64 @@ const MESSAGE_ROOM: usize = 96;
 /// Bytes reserved beside the message for the schema location rendered after it.
 const LOCATION_ROOM: usize = 48;
 
+/// The message of a stop at a check that could not reach its verdict within its own
+/// limit (a pattern the backtracking engine stopped): never a pass, and never read as
+/// "does not match".
+const STOPPED_CHECK: &str = "validation stopped: a pattern check reached the backtracking \
+     engine's step limit before a verdict";
+
 /// The most steps the explanations of one run may take (see `Vm::no_branch_passed`):
 /// each re-runs branches the verdict already ran, and builds errors (with their
 /// operands) for all of them, so their work is capped apart from the run's own budget
 /// (which may be unbounded). Past it, errors name no closest branch. A real tool
 /// schema's explanation takes hundreds of steps.
 const EXPLANATION_STEPS: u64 = 1 << 16;
+
+/// The budget steps an error costs a run that collects every error (`iter_errors`, and
+/// the explanations of a failed `anyOf` / `oneOf`): an error takes a microsecond or more
+/// to build, a step tens of nanoseconds, and without a charge collecting the errors of a
+/// 1 MiB array of 500,000 wrong items took 2 s and 270 MB. Under the MCP profile's budget
+/// a run records at most 3,906 errors, and the explanations of its unions 256; then the
+/// run stops, as when its budget runs out.
+const ERROR_STEPS: u64 = 256;
+
+/// What an error of leaf `node` copies from the schema into its message and operands (an
+/// `enum`'s options, a `const`, a pattern's source), in budget steps of about 16 bytes
+/// (measured: an `enum` option costs an error about 100 bytes): so that a run's errors
+/// hold at most about 32 MB of copies under the MCP profile.
+fn copied(program: &Program, node: Node) -> usize {
+    match node {
+        Node::Enum(span) => program.values[span].iter().map(weight).sum(),
+        Node::StringEnum(table) => (program.string_sets[table].strings())
+            .map(|s| 6 + s.len() / 16)
+            .sum(),
+        Node::Const(value) => weight(&program.values[value]),
+        Node::Pattern(regex) => program.regexes[regex].as_str().len() / 8,
+        _ => 0,
+    }
+}
+
+/// The size of a copy of `value` in steps of about 16 bytes: six per value (its slot, an
+/// allocation, its rendering in a message), one per 16 bytes of string. A loop, not a
+/// recursion: data keywords may nest without bound.
+fn weight(value: &Value) -> usize {
+    let (mut total, mut pending) = (0, vec![value]);
+    while let Some(value) = pending.pop() {
+        total += 6;
+        match value {
+            Value::String(s) => total += s.len() / 16,
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => {
+                for (key, value) in map {
+                    total += 6 + key.len() / 16;
+                    pending.push(value);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    total
+}
 
 /// Collected errors: `validate` wants one, which then needs no allocation of its own.
 pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
@@ -212,6 +302,8 @@ struct Explained {
     /// Whether a failed `anyOf` / `oneOf` lists every branch's errors after its own
     /// (collecting every error); else only its closest branch's, as its context.
     every_branch: bool,
+    /// Whether errors are written masked ([`Limits::masked`]).
+    masked: bool,
 }
 
 /// The state of an annotating run (see [`mod@annotate`]).
@@ -238,6 +330,7 @@ impl Default for Explained {
             explanation_steps: 0,
             annotating: None,
             every_branch: true,
+            masked: false,
         }
     }
 }
@@ -303,6 +396,9 @@ where
     steps: u64,
     /// Why the run stopped early, if it did.
     stopped: Option<Kind>,
+    /// What the first stop said, for a stop a fast-mode run inside an explaining one
+    /// hands up ([`Vm::quietly`]).
+    stop_message: &'static str,
     /// Whether this run collects annotations (`annotate`): the explaining mode's
     /// `Annotating` state is there. A flag beside the hot fields, so that checking it
     /// costs the other explaining runs one load.
@@ -325,11 +421,13 @@ where
             stack: StackGuard::new(),
             steps: limits.max_steps,
             stopped: None,
+            stop_message: "",
             annotating: false,
             log: Default::default(),
         };
         if let Some(explained) = vm.log.explained() {
             explained.explanation_steps = limits.max_steps.min(EXPLANATION_STEPS);
+            explained.masked = limits.masked;
         }
         vm
     }
@@ -367,14 +465,39 @@ where
             .map_or(0, |explained| explained.errors.len())
     }
 
-    /// Whether to keep evaluating after a failure: only to collect every error.
+    /// Whether to keep evaluating after a failure: only to collect every error, and not
+    /// once the run has stopped (nothing it evaluates then records an error, yet checks
+    /// settled in place would still do their work: the loops over the 100,000 items of
+    /// an array went on after the budget ran out, each item costing a look at every
+    /// branch of its `oneOf`, and a stopped pattern was run again per key).
     #[inline(always)]
     fn keep_going(&self) -> bool {
         EXPLAIN
+            && self.stopped.is_none()
             && self
                 .log
                 .explained_ref()
                 .is_some_and(|explained| explained.exhaustive)
+    }
+
+    /// Takes `work` from the explanations' budget (`EXPLANATION_STEPS`, the one in use
+    /// while an explanation runs) for an optional part of an error, a suggestion say:
+    /// `false`, taking nothing, when it cannot cover it. Never stops the run.
+    fn afford(&mut self, work: usize) -> bool {
+        let Some(log) = self.log.explained() else {
+            return false;
+        };
+        let left = match log.explaining {
+            true => &mut self.steps,
+            false => &mut log.explanation_steps,
+        };
+        match left.checked_sub(work as u64) {
+            Some(rest) => {
+                *left = rest;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Evaluates node `id` against `instance`, within the budget: one step, then one
@@ -477,7 +600,10 @@ where
     #[inline(always)]
     fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         let ok = match leaf::settled(self.program, settle, node, value) {
-            Some((ok, work)) => ok && (work == 0 || self.spend_below(node, work, step)),
+            Some((ok, work)) => match ok {
+                true => work == 0 || self.spend_below(node, work, step),
+                false => work >= STOPPED && self.spend_below(node, work, step),
+            },
             None => return self.nest(node, settle, value, step),
         };
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
@@ -592,18 +718,34 @@ where
             return false;
         }
         let program = self.program;
-        let fails = |node: Node, value: &Value| !leaf::verdict(program, node, value).0;
+        // Whether `node` fails `value`, its verdict taken again; `None` when the budget
+        // cannot cover that. The work is charged when every error is collected, as the
+        // first verdict's was: unpaid, 10,000 patterns ran again over 1 MiB of text.
+        // (Otherwise the first failure ends the search, which the verdict paid for.)
+        let fails = |vm: &mut Self, node: Node, value: &Value| -> Option<bool> {
+            let (ok, work) = leaf::verdict(program, node, value);
+            (!vm.keep_going() || vm.spend(id, work)).then_some(!ok)
+        };
         let parts = match node {
             Node::Checks(table) => Some(program.check_lists[table].parts),
             Node::ArrayOf(table) => Some(program.array_ofs[table].parts),
-            _ => None,
+            Node::EachItem(_) | Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::Tuple(_) => None,
+            Node::Valid | Node::Type(_) | keyword_leaves!() | applicators!() => None,
         };
         if let Some(span) = parts {
-            // Each failing part reports at its own keyword.
+            // Each failing part reports at its own keyword; the first is enough unless
+            // every error is collected.
             for &part in &program.edges[span] {
                 let part_node = program.nodes[part.index()];
-                if fails(part_node, instance) {
-                    self.reject(part, part_node, instance);
+                match fails(self, part_node, instance) {
+                    None => return false,
+                    Some(false) => {}
+                    Some(true) => {
+                        self.reject(part, part_node, instance);
+                        if !self.keep_going() {
+                            break;
+                        }
+                    }
                 }
             }
             return false;
@@ -613,21 +755,45 @@ where
             Node::AnyLeaf(span) => return self.any_of(id, instance, span),
             Node::OneLeaf(span) => return self.one_of(id, instance, span),
             Node::Tuple(table) => return self.items(id, instance, table),
-            _ => {}
+            Node::Checks(_) | Node::ArrayOf(_) | Node::EachItem(_) => {}
+            Node::Valid | Node::Type(_) | keyword_leaves!() | applicators!() => {}
         }
         if let Node::EachItem(rest) = node {
-            // Each failing item reports at its own index.
+            // Each failing item reports at its own index; the first is enough unless
+            // every error is collected (an array of 150,000 failing items built 150,000
+            // errors for `validate`).
             let rest_node = program.nodes[rest.index()];
             for (i, item) in instance.as_array().into_iter().flatten().enumerate() {
-                if fails(rest_node, item) {
-                    let before = self.located();
-                    self.reject(rest, rest_node, item);
-                    self.locate(before, Step::Index(i));
+                match fails(self, rest_node, item) {
+                    None => return false,
+                    Some(false) => {}
+                    Some(true) => {
+                        let before = self.located();
+                        self.reject(rest, rest_node, item);
+                        self.locate(before, Step::Index(i));
+                        if !self.keep_going() {
+                            break;
+                        }
+                    }
                 }
             }
             return false;
         }
+        // Collecting every error, what an error copies from the schema is paid for with
+        // it (7,800 errors of an `enum` of 100,000 options took gigabytes).
+        if self.keep_going() {
+            let copied = copied(program, node);
+            if copied > 0 && !self.spend(id, copied) {
+                return false;
+            }
+        }
+        // Stopping at the first failure, a leaf's first error is enough: one name of
+        // `dependentRequired` missing is (all 100,000 of them made as many errors).
+        let first = self.error_count();
         leaf::explain(program, node, instance, |kind, details, message| {
+            if !self.keep_going() && self.error_count() > first {
+                return;
+            }
             self.fail(id, kind, message);
             if let (Some(details), Some(explained)) = (details, self.log.explained()) {
                 if let Some(error) = explained.errors.last_mut() {
@@ -638,16 +804,29 @@ where
         false
     }
 
+    /// The verdict of a check settled in place, `ok`, with its `work` paid: a failed
+    /// check costs nothing more, but one stopped before its verdict ([`STOPPED`])
+    /// stops the run, so that no `not` above can read its `false` as a pass.
+    #[inline(always)]
+    fn paid(&mut self, id: NodeId, ok: bool, work: usize) -> bool {
+        match ok {
+            true => work == 0 || self.spend(id, work),
+            false => work >= STOPPED && self.spend(id, work),
+        }
+    }
+
     /// Charges `work` extra steps for a loop that examines many things in one node.
-    /// Returns `false` (and stops the run) when the budget cannot cover it.
+    /// Returns `false` (and stops the run) when the budget cannot cover it, or when the
+    /// work is that of a check stopped before its verdict ([`STOPPED`]).
     #[inline]
     fn spend(&mut self, id: NodeId, work: usize) -> bool {
         match self.steps.checked_sub(work as u64) {
-            Some(left) => {
+            Some(left) if work < STOPPED => {
                 self.steps = left;
                 true
             }
-            None => {
+            _ if work >= STOPPED => self.record_stop_as(id, Kind::BudgetExhausted, STOPPED_CHECK),
+            _ => {
                 self.steps = 0;
                 self.stop(id)
             }
@@ -688,15 +867,22 @@ where
     /// Stops the run for `kind` (once: the first stop is the one reported).
     #[cold]
     fn record_stop(&mut self, id: NodeId, kind: Kind) -> bool {
+        let message = match kind {
+            Kind::BudgetExhausted => "validation step budget exhausted before a verdict",
+            Kind::InfiniteRecursion => {
+                "the schema applies itself to this value without end (a reference cycle)"
+            }
+            _ => "validation nesting exceeds the depth limit",
+        };
+        self.record_stop_as(id, kind, message)
+    }
+
+    /// [`Vm::record_stop`], saying why in `message`.
+    #[cold]
+    fn record_stop_as(&mut self, id: NodeId, kind: Kind, message: &'static str) -> bool {
         if self.stopped.is_none() {
-            let message = match kind {
-                Kind::BudgetExhausted => "validation step budget exhausted before a verdict",
-                Kind::InfiniteRecursion => {
-                    "the schema applies itself to this value without end (a reference cycle)"
-                }
-                _ => "validation nesting exceeds the depth limit",
-            };
             self.stopped = Some(kind);
+            self.stop_message = message;
             if EXPLAIN {
                 self.fail(id, kind, |out| out.push_str(message));
                 if let Some(explained) = self.log.explained() {
@@ -753,6 +939,7 @@ where
             stack: self.stack,
             steps: self.steps,
             stopped: self.stopped,
+            stop_message: self.stop_message,
             annotating: false,
             log: (),
         };
@@ -760,7 +947,7 @@ where
         self.stacks = fast.stacks.take();
         self.steps = fast.steps;
         match (self.stopped, fast.stopped) {
-            (None, Some(kind)) => self.record_stop(id, kind),
+            (None, Some(kind)) => self.record_stop_as(id, kind, fast.stop_message),
             _ => ok,
         }
     }
@@ -768,18 +955,30 @@ where
     /// Records a failure of node `id` (in explaining mode) and returns `false`. The message
     /// is written straight into the error's buffer, which then takes the locations.
     #[cold]
-    fn fail(&mut self, id: NodeId, kind: Kind, message: impl FnOnce(&mut String)) -> bool {
+    fn fail(&mut self, id: NodeId, kind: Kind, message: impl FnOnce(&mut Message)) -> bool {
         if EXPLAIN {
-            let mut text = String::with_capacity(MESSAGE_ROOM + LOCATION_ROOM);
-            message(&mut text);
+            let masked = self.log.explained_ref().is_some_and(|e| e.masked);
+            let mut out = Message::with_capacity(MESSAGE_ROOM + LOCATION_ROOM, masked);
+            message(&mut out);
+            let (text, quotation) = out.into_parts();
             // The instance location comes on the way out (see `descend`).
             let locations = &self.program.locations;
-            let mut error = ValidationError::located(kind, text, |out| locations.write_to(id, out));
+            let mut error = ValidationError::located(kind, text, quotation, |out| {
+                locations.write_to(id, out);
+            });
             if self.annotating() {
                 error.set_keyword_location(&self.keyword_location(id));
             }
             if let Some(explained) = self.log.explained() {
                 explained.errors.push(error);
+            }
+            // Collecting every error, each is paid for. (Stopping at the first, the
+            // verdict is settled, and the run must not end on a stop of its own making.)
+            if self.keep_going() {
+                match self.steps.checked_sub(ERROR_STEPS) {
+                    Some(left) => self.steps = left,
+                    None => return self.record_stop(id, Kind::BudgetExhausted),
+                }
             }
         }
         false

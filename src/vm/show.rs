@@ -1,4 +1,5 @@
-//! Short renderings of instance values for error messages.
+//! Error messages being written ([`Message`]), and the short renderings of instance
+//! values they quote.
 //!
 //! A message quotes the value that failed (`"socket" is not one of ...`), so rendering is
 //! on the path of every `validate` that fails. It is written straight into one `String`,
@@ -6,16 +7,117 @@
 //! goes through the formatting machinery byte run by byte run, and needed a cloned
 //! `Value` for object keys). Renderings are shallow and cut short, so they are safe and
 //! cheap on instances of any size or depth.
+//!
+//! Every quotation of the instance goes through [`Message::quote`], which records where
+//! it is (for [`crate::ValidationError::masked`]) or, in a masked message, writes what
+//! stands in for it instead.
 
+use crate::error::{Quotation, Quote, StandIn};
 use serde_json::Value;
-use std::fmt::Write;
+use std::fmt::{self, Write};
+
+/// An error message being written: its text, and where it quotes the instance; or,
+/// masked, its text with each quotation replaced by its stand-in.
+pub(crate) struct Message {
+    text: String,
+    masked: bool,
+    quote: Option<Quote>,
+}
+
+impl Message {
+    /// An empty message with room for `capacity` bytes.
+    pub(super) fn with_capacity(capacity: usize, masked: bool) -> Message {
+        Message {
+            text: String::with_capacity(capacity),
+            masked,
+            quote: None,
+        }
+    }
+
+    pub(super) fn push_str(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+
+    pub(super) fn push(&mut self, c: char) {
+        self.text.push(c);
+    }
+
+    /// Quotes `value`: its short rendering, or masked its type.
+    pub(super) fn value(&mut self, value: &Value) {
+        self.quote(StandIn::type_of(value), |out| show_into(out, value));
+    }
+
+    /// Quotes `value` after the name of its type: a space and its short rendering, or
+    /// masked nothing (`got string "x"`, masked `got string`).
+    pub(super) fn typed_value(&mut self, value: &Value) {
+        self.quote(StandIn::Nothing, |out| {
+            out.push(' ');
+            show_into(out, value);
+        });
+    }
+
+    /// Quotes `key`, an instance's property name, and a space after it, or masked
+    /// nothing (`property "x" is not allowed`, masked `property is not allowed`): the
+    /// instance location names it.
+    pub(super) fn key(&mut self, key: &str) {
+        self.quote(StandIn::Nothing, |out| {
+            quote_into(out, key);
+            out.push(' ');
+        });
+    }
+
+    /// Shows `value`, one of the schema's own (a `const`, an `enum` option), as instance
+    /// values are shown.
+    pub(super) fn operand(&mut self, value: &Value) {
+        show_into(&mut self.text, value);
+    }
+
+    /// Writes `name`, one of the schema's property names, as a JSON string.
+    pub(super) fn name(&mut self, name: &str) {
+        quote_into(&mut self.text, name);
+    }
+
+    /// Writes what `write` writes as a quotation of the instance (one per message), or,
+    /// masked, `stand_in`'s text instead.
+    fn quote(&mut self, stand_in: StandIn, write: impl FnOnce(&mut String)) {
+        if self.masked {
+            self.text.push_str(stand_in.text());
+            return;
+        }
+        let start = self.text.len();
+        write(&mut self.text);
+        debug_assert!(self.quote.is_none(), "a second quotation: {:?}", self.text);
+        self.quote = Some(Quote {
+            start,
+            end: self.text.len(),
+            stand_in,
+        });
+    }
+
+    /// The text, and where it quotes the instance.
+    pub(super) fn into_parts(self) -> (String, Quotation) {
+        let quotation = match (self.masked, self.quote) {
+            (true, _) => Quotation::masked(),
+            (false, Some(quote)) => Quotation::of(quote, self.text.len()),
+            (false, None) => Quotation::default(),
+        };
+        (self.text, quotation)
+    }
+}
+
+impl Write for Message {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.text.push_str(text);
+        Ok(())
+    }
+}
 
 /// Characters of rendering after which [`show_into`] cuts.
 const LIMIT: usize = 60;
 
 /// Appends a short rendering of a value for messages: compact JSON, nested containers
 /// past the second level elided, cut after about 60 characters.
-pub(super) fn show_into(out: &mut String, value: &Value) {
+fn show_into(out: &mut String, value: &Value) {
     let start = out.len();
     render(value, out, start, 2);
     if out.len() - start > LIMIT {
@@ -70,7 +172,7 @@ fn render(value: &Value, out: &mut String, start: usize, levels: u8) {
 }
 
 /// Appends `text` as a JSON string literal.
-pub(super) fn quote_into(out: &mut String, text: &str) {
+fn quote_into(out: &mut String, text: &str) {
     out.push('"');
     let plain = |b: u8| b >= 0x20 && b != b'"' && b != b'\\';
     if text.bytes().all(plain) {

@@ -317,6 +317,25 @@ const RULES: &[Rule] = &[
     },
     Rule {
         known: Known {
+            id: "T5",
+            fault: Fault::Theirs,
+        },
+        applies: |schema, _| has_pattern(schema, backreferences),
+        strip: |schema| strip_patterns(schema, backreferences),
+    },
+    Rule {
+        known: Known {
+            id: "T6",
+            fault: Fault::Theirs,
+        },
+        applies: |schema, instance| {
+            has_pattern(schema, unicode_classes) && !instance.to_string().is_ascii()
+            // a string or a key
+        },
+        strip: |schema| strip_patterns(schema, unicode_classes),
+    },
+    Rule {
+        known: Known {
             id: "D1",
             fault: Fault::Deliberate,
         },
@@ -335,6 +354,44 @@ const RULES: &[Rule] = &[
         strip: |schema| strip_format(schema, "regex"),
     },
 ];
+
+/// Whether the schema has a `pattern` that `test` holds of.
+fn has_pattern(schema: &Value, test: fn(Option<&Value>) -> bool) -> bool {
+    any_object(schema, &|s| test(s.get("pattern")))
+}
+
+/// The schema without the `pattern`s that `test` holds of.
+fn strip_patterns(schema: &Value, test: fn(Option<&Value>) -> bool) -> Value {
+    map_objects(schema, &|s| {
+        if test(s.get("pattern")) {
+            s.shift_remove("pattern");
+        }
+    })
+}
+
+/// Whether `pattern` is a string with a numbered backreference (`\1` to `\9`).
+fn backreferences(pattern: Option<&Value>) -> bool {
+    let text = pattern.and_then(Value::as_str).unwrap_or_default();
+    text.split('\\')
+        .skip(1)
+        .any(|after| after.starts_with(|c: char| ('1'..='9').contains(&c)))
+}
+
+/// Whether `pattern` is a string that their backtracking engine runs (a lookaround or a
+/// backreference) with a class escape ECMA-262 defines on ASCII only (`\w`, `\d`, `\b`
+/// and their negations).
+fn unicode_classes(pattern: Option<&Value>) -> bool {
+    let text = pattern.and_then(Value::as_str).unwrap_or_default();
+    let backtracks = ["(?=", "(?!", "(?<=", "(?<!"]
+        .iter()
+        .any(|l| text.contains(l))
+        || backreferences(pattern);
+    let classes = text
+        .split('\\')
+        .skip(1)
+        .any(|after| after.starts_with(['w', 'W', 'd', 'D', 'b', 'B']));
+    backtracks && classes
+}
 
 /// Whether the schema has `"format": name` anywhere.
 fn has_format(schema: &Value, name: &str) -> bool {

@@ -1,11 +1,13 @@
 //! `pattern` against the reference ECMA-262 engine: Node.js's `RegExp` with the `u` flag.
 //!
-//! Generated patterns (concatenations of atoms covering classes, escapes, anchors,
-//! quantifiers, groups, lookarounds and backreferences) and strings are matched by ours
-//! (`{"pattern": p}`) and by `new RegExp(p, "u").test(s)` in one `node` process. Every
-//! difference in match results, and every pattern one side accepts and the other
-//! rejects, fails the test, except where KNOWN.md says node is wrong (N1). Skipped, with
-//! a note, when `node` is not on the PATH.
+//! Generated patterns and strings are matched by ours (`{"pattern": p}`) and by
+//! `new RegExp(p, "u").test(s)` in one `node` process: concatenations of atoms covering
+//! classes, escapes, anchors, quantifiers, groups, lookarounds and backreferences
+//! (`patterns_match_like_node`), and nested trees of groups, lookarounds of every kind,
+//! quantified groups, alternations and backreferences, the backtracking engine's ground
+//! (`nested_patterns_match_like_node`). Every difference in match results, and every
+//! pattern one side accepts and the other rejects, fails the test, except where KNOWN.md
+//! says node is wrong (N1). Skipped, with a note, when `node` is not on the PATH.
 //!
 //! `cargo test --manifest-path tests/differential/Cargo.toml --test regex_node`
 
@@ -137,10 +139,6 @@ fn node(cases: &[(String, Vec<String>)]) -> Option<Vec<Value>> {
 
 #[test]
 fn patterns_match_like_node() {
-    if Command::new("node").arg("--version").output().is_err() {
-        eprintln!("node is not installed: skipping the ECMA-262 reference comparison");
-        return;
-    }
     let atom = prop_oneof![
         12 => proptest::sample::select(&ATOMS[..]),
         1 => proptest::sample::select(&BROKEN[..]),
@@ -148,7 +146,52 @@ fn patterns_match_like_node() {
     let pattern = proptest::collection::vec(atom, 1..5).prop_map(|atoms| atoms.concat());
     let string = proptest::collection::vec(proptest::sample::select(&CHARS[..]), 0..6)
         .prop_map(|chars| chars.into_iter().collect::<String>());
-    let case = (pattern, proptest::collection::vec(string, 4..8));
+    agree_with_node((pattern, proptest::collection::vec(string, 4..8)));
+}
+
+/// The leaves of [`nested_patterns_match_like_node`]'s trees.
+const LEAVES: [&str; 12] = [
+    "a", "b", ".", "\\d", "[ab]", "\\b", "^", "$", "\\1", "\\2", "(?:)", "\\B",
+];
+/// How its groups open.
+const OPENINGS: [&str; 6] = ["(", "(?:", "(?=", "(?!", "(?<=", "(?<!"];
+/// Its quantifiers (on capturing and plain groups only: a quantified lookaround is not
+/// valid under the `u` flag).
+const QUANTIFIERS: [&str; 10] = [
+    "*", "+", "?", "{0,2}", "{1,3}", "{2}", "*?", "+?", "??", "{0,2}?",
+];
+
+#[test]
+fn nested_patterns_match_like_node() {
+    use proptest::sample::select;
+    let leaf = select(&LEAVES[..]).prop_map(String::from);
+    let pattern = leaf.prop_recursive(4, 24, 3, move |inner| {
+        let sequence = proptest::collection::vec(inner, 1..4).prop_map(|items| items.concat());
+        prop_oneof![
+            (select(&OPENINGS[..]), sequence.clone())
+                .prop_map(|(open, body)| format!("{open}{body})")),
+            (
+                select(&["(", "(?:"][..]),
+                sequence.clone(),
+                select(&QUANTIFIERS[..])
+            )
+                .prop_map(|(open, body, quantifier)| format!("{open}{body}){quantifier}")),
+            (sequence.clone(), sequence.clone()).prop_map(|(a, b)| format!("{a}|{b}")),
+            sequence,
+        ]
+    });
+    let string = proptest::collection::vec(select(&['a', 'b', '1', ' '][..]), 0..8)
+        .prop_map(|chars| chars.into_iter().collect::<String>());
+    agree_with_node((pattern, proptest::collection::vec(string, 4..8)));
+}
+
+/// Draws `PROPTEST_CASES` (default 3,000) cases of `case` and fails on every
+/// disagreement with node (skipped when node is missing).
+fn agree_with_node(case: impl Strategy<Value = (String, Vec<String>)>) {
+    if Command::new("node").arg("--version").output().is_err() {
+        eprintln!("node is not installed: skipping the ECMA-262 reference comparison");
+        return;
+    }
     let count = std::env::var("PROPTEST_CASES")
         .ok()
         .and_then(|n| n.parse().ok())

@@ -1,0 +1,1056 @@
+//! A transport-free guard for one MCP session: fed every JSON-RPC message that passes
+//! between a client and a server, in either direction, it validates `tools/call`
+//! arguments before the server sees them and `structuredContent` before the client
+//! does, and passes everything else through untouched.
+//!
+//! The guard owns the session's state: the tools table (from every `tools/list` result
+//! that passes, each schema compiled under the MCP profile through a [`SchemaCache`]),
+//! which request id called which tool, and whether the table is current (a
+//! `notifications/tools/list_changed` makes it stale). It performs no I/O and runs no
+//! clock-driven work: a transport (stdio pipes, an HTTP gateway) reads a message, asks
+//! [`Guard::handle`] what to do, and carries out the [`Action`]s.
+//!
+//! What it relies on: a message is one JSON-RPC 2.0 object (batches are not part of
+//! the protocol versions it speaks, 2025-06-18 and later); responses are matched to
+//! requests by id, numbers that are whole counted as integers (`1.0` matches `1`).
+//! Both sides are untrusted: malformed JSON, wrong types and unknown ids never panic,
+//! and whatever the guard cannot read from the client is answered rather than
+//! forwarded, so the server never receives a call the guard did not check.
+
+use super::{Role, SchemaCache, ToolSchema};
+use crate::error::ValidationError;
+use serde_json::value::RawValue;
+use serde_json::{json, Map, Value};
+use smallvec::SmallVec;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Distinct schemas a guard's own cache keeps compiled.
+const CACHED_SCHEMAS: usize = 1024;
+/// Tracked requests (calls and listings awaiting their response) by default.
+const MAX_IN_FLIGHT: usize = 10_000;
+/// Distinct schema problems remembered so that each is reported once.
+const MAX_REPORTED: usize = 4096;
+/// The prefix of the ids of the guard's own requests.
+const OWN_ID_PREFIX: &str = "mcp-jsonschema-guard-";
+/// The `_meta` keys of a request that say which protocol it speaks (2026-07-28 and later
+/// carry them on every request); the guard's own requests copy them.
+const PROTOCOL_META_PREFIX: &str = "io.modelcontextprotocol/";
+/// The `_meta` key of a request's protocol version (2026-07-28 and later).
+const PROTOCOL_VERSION_META: &str = "io.modelcontextprotocol/protocolVersion";
+
+/// JSON-RPC error codes the guard answers with.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const INVALID_PARAMS: i64 = -32602;
+const INTERNAL_ERROR: i64 = -32603;
+/// Implementation-defined (the range MCP leaves to implementations): too many requests
+/// in flight through the guard.
+const TOO_MANY_IN_FLIGHT: i64 = -32000;
+
+/// One end of the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    /// The MCP client (the host that runs the model).
+    Client,
+    /// The MCP server (the tools).
+    Server,
+}
+
+impl Side {
+    /// The other end.
+    pub fn other(self) -> Side {
+        match self {
+            Side::Client => Side::Server,
+            Side::Server => Side::Client,
+        }
+    }
+}
+
+/// What a transport does with a message it gave to [`Guard::handle`]; one message may
+/// call for none, one or several actions, carried out in order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Pass the message, byte for byte, to the other side.
+    Forward,
+    /// Send `message` (one JSON-RPC message, without a line end) to `to`: a replacement
+    /// for the message (to the other side), the guard's own answer (back to the sender),
+    /// or a request of the guard's own (a further `tools/list` page).
+    Send {
+        /// Who receives it.
+        to: Side,
+        /// The JSON-RPC message.
+        message: String,
+    },
+    /// The message is a `tools/call` and the guard has no current tools table: send
+    /// `request` (a `tools/list` of the guard's own) to the server, feed the server's
+    /// messages to [`Guard::handle`] as usual (the guard keeps the answers to itself)
+    /// until [`Guard::is_listing`] is false, then give the message to
+    /// [`Guard::handle_listed`]. Transports keep the client's later messages back
+    /// meanwhile, so that order is kept.
+    ListFirst {
+        /// The `tools/list` request for the server.
+        request: String,
+    },
+}
+
+/// The actions for one message, in order (see [`Action`]).
+#[derive(Debug)]
+pub struct Actions {
+    inner: smallvec::IntoIter<[Action; 2]>,
+}
+
+impl Iterator for Actions {
+    type Item = Action;
+    fn next(&mut self) -> Option<Action> {
+        self.inner.next()
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.inner.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Actions {}
+
+impl Actions {
+    fn of(actions: SmallVec<[Action; 2]>) -> Actions {
+        Actions {
+            inner: actions.into_iter(),
+        }
+    }
+
+    fn none() -> Actions {
+        Self::of(SmallVec::new())
+    }
+
+    fn forward() -> Actions {
+        Self::one(Action::Forward)
+    }
+
+    fn one(action: Action) -> Actions {
+        let mut actions = SmallVec::new();
+        actions.push(action);
+        Self::of(actions)
+    }
+
+    fn send(to: Side, message: &Value) -> Actions {
+        Self::one(Action::Send {
+            to,
+            message: message.to_string(),
+        })
+    }
+}
+
+/// What to do with a tool whose `inputSchema` or `outputSchema` does not compile under
+/// the MCP profile (each such tool is also reported once as a [`Decision`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BadSchema {
+    /// Leave the tool out of the `tools/list` results the client receives, and answer
+    /// calls to it with a tool error (the default): nothing unchecked reaches the server.
+    #[default]
+    Hide,
+    /// List it and pass its calls: the schema that compiles is still applied, the other
+    /// side of the call goes unchecked.
+    Pass,
+}
+
+/// What to do with a result whose `structuredContent` breaks the tool's `outputSchema`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BadOutput {
+    /// Answer the client with a JSON-RPC error naming each problem (the default): a client
+    /// never receives a result that breaks the tool's promise.
+    #[default]
+    Fail,
+    /// Pass the result and record the problems.
+    Warn,
+}
+
+/// How a [`Guard`] treats what it finds. A by-value builder.
+///
+/// ```
+/// use mcp_jsonschema::mcp::{BadOutput, BadSchema, Guard, GuardOptions};
+/// let guard = Guard::with_options(
+///     GuardOptions::default()
+///         .with_bad_schema(BadSchema::Pass)
+///         .with_bad_output(BadOutput::Warn)
+///         .with_masked_decisions(false),
+/// );
+/// assert!(!guard.is_listing());
+/// ```
+#[derive(Clone, Debug)]
+pub struct GuardOptions {
+    bad_schema: BadSchema,
+    bad_output: BadOutput,
+    masked: bool,
+    lists_tools: bool,
+    max_in_flight: usize,
+    cache: Option<Arc<SchemaCache>>,
+}
+
+impl Default for GuardOptions {
+    fn default() -> Self {
+        GuardOptions {
+            bad_schema: BadSchema::default(),
+            bad_output: BadOutput::default(),
+            masked: true,
+            lists_tools: true,
+            max_in_flight: MAX_IN_FLIGHT,
+            cache: None,
+        }
+    }
+}
+
+impl GuardOptions {
+    /// What to do with tools whose schemas do not compile (default [`BadSchema::Hide`]).
+    #[must_use]
+    pub fn with_bad_schema(mut self, policy: BadSchema) -> Self {
+        self.bad_schema = policy;
+        self
+    }
+
+    /// What to do with results that break their output schema (default
+    /// [`BadOutput::Fail`]).
+    #[must_use]
+    pub fn with_bad_output(mut self, policy: BadOutput) -> Self {
+        self.bad_output = policy;
+        self
+    }
+
+    /// Whether the errors in [`Decision`]s are masked (the default): types, lengths,
+    /// locations and the schema's own values, never the instance's
+    /// ([`ValidationError::masked`]). What the client is answered is never masked: the
+    /// model needs its own values quoted back to correct a call.
+    #[must_use]
+    pub fn with_masked_decisions(mut self, masked: bool) -> Self {
+        self.masked = masked;
+        self
+    }
+
+    /// Whether the guard lists the server's tools itself ([`Action::ListFirst`]) when a
+    /// call arrives before any listing, or after the server said the list changed (the
+    /// default). Without it, such a call passes unchecked (recorded as
+    /// [`Verdict::Unguarded`]) unless the tool is in the table.
+    #[must_use]
+    pub fn with_own_listing(mut self, lists: bool) -> Self {
+        self.lists_tools = lists;
+        self
+    }
+
+    /// The most requests tracked at once (calls and listings awaiting their response;
+    /// 10,000 by default); beyond it, further calls are answered with an error.
+    #[must_use]
+    pub fn with_max_in_flight(mut self, max: usize) -> Self {
+        self.max_in_flight = max.max(1);
+        self
+    }
+
+    /// Compile schemas through `cache` (shared between guards: an HTTP gateway's
+    /// sessions, a process serving many servers), rather than a cache of the guard's own.
+    #[must_use]
+    pub fn with_cache(mut self, cache: Arc<SchemaCache>) -> Self {
+        self.cache = Some(cache);
+        self
+    }
+}
+
+/// What a [`Decision`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Check {
+    /// A call's arguments against the tool's `inputSchema`.
+    Arguments,
+    /// A result's `structuredContent` against the tool's `outputSchema`.
+    Output,
+    /// A tool's schemas, as listed: one that does not compile.
+    Schema,
+    /// The guard's own `tools/list`, which the server did not answer with a result.
+    Listing,
+}
+
+impl Check {
+    /// The check's name in logs: `arguments`, `output`, `schema`, `listing`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Check::Arguments => "arguments",
+            Check::Output => "output",
+            Check::Schema => "schema",
+            Check::Listing => "listing",
+        }
+    }
+}
+
+/// What the guard did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Verdict {
+    /// The message conforms and was passed on.
+    Passed,
+    /// The call's arguments do not conform: the guard answered it, the server never saw it.
+    Rejected,
+    /// The result breaks the output schema: the client got a JSON-RPC error instead.
+    Failed,
+    /// The result breaks the output schema and was passed on ([`BadOutput::Warn`]).
+    Warned,
+    /// The tool's schema does not compile: the tool is hidden from the client and calls to
+    /// it are answered by the guard ([`BadSchema::Hide`]).
+    Hidden,
+    /// Passed without a check: the tool is not in the table, or its schema does not
+    /// compile and [`BadSchema::Pass`] is set.
+    Unguarded,
+}
+
+impl Verdict {
+    /// The verdict's name in logs: `passed`, `rejected`, `failed`, `warned`, `hidden`,
+    /// `unguarded`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Verdict::Passed => "passed",
+            Verdict::Rejected => "rejected",
+            Verdict::Failed => "failed",
+            Verdict::Warned => "warned",
+            Verdict::Hidden => "hidden",
+            Verdict::Unguarded => "unguarded",
+        }
+    }
+}
+
+/// One decision of the guard, for logs: a call checked (either way), a schema that does
+/// not compile, a listing that failed. Taken with [`Guard::take_decisions`].
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub struct Decision {
+    /// The tool's name (empty for [`Check::Listing`]).
+    pub tool: String,
+    /// The JSON-RPC id of the call, for [`Check::Arguments`] and [`Check::Output`].
+    pub id: Option<Value>,
+    /// What was checked.
+    pub check: Check,
+    /// What the guard did.
+    pub verdict: Verdict,
+    /// The problems, one line each (masked unless
+    /// [`GuardOptions::with_masked_decisions`] says otherwise).
+    pub errors: Vec<String>,
+    /// The time the guard took over the message.
+    pub check_time: Duration,
+    /// For [`Check::Output`]: the time from the call's forwarding to its result.
+    pub call_time: Option<Duration>,
+}
+
+impl fmt::Display for Decision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.check {
+            Check::Listing => write!(f, "tools/list {}", self.verdict.name())?,
+            check => write!(
+                f,
+                "tool {:?}: {} {}",
+                self.tool,
+                check.name(),
+                self.verdict.name()
+            )?,
+        }
+        match self.errors.as_slice() {
+            [] => Ok(()),
+            errors => write!(f, ": {}", errors.join("; ")),
+        }
+    }
+}
+
+/// A tool as the table keeps it: each schema compiled, or why it does not compile.
+#[derive(Debug)]
+struct Tool {
+    input: Result<Arc<ToolSchema>, String>,
+    output: Option<Result<Arc<ToolSchema>, String>>,
+}
+
+impl Tool {
+    /// Why the tool cannot be fully checked, one line per schema.
+    fn problems(&self) -> Vec<String> {
+        let input = self
+            .input
+            .as_ref()
+            .err()
+            .map(|e| format!("inputSchema: {e}"));
+        let output = match &self.output {
+            Some(Err(e)) => Some(format!("outputSchema: {e}")),
+            _ => None,
+        };
+        input.into_iter().chain(output).collect()
+    }
+}
+
+/// A request of the client's (or the guard's own) awaiting the server's response.
+#[derive(Debug)]
+enum Pending {
+    /// A `tools/call` that was forwarded.
+    Call {
+        tool: String,
+        id: Value,
+        forwarded: Instant,
+    },
+    /// A `tools/list` page of the client's (the first one, without a cursor, starts a
+    /// new table) or of the guard's own listing number `own`.
+    List { first: bool, own: Option<u64> },
+}
+
+/// A listing being read page by page: the tools so far, the generation its first page
+/// was asked at, and (for the guard's own) the `_meta` members its pages carry.
+#[derive(Debug)]
+struct Listing {
+    tools: HashMap<String, Arc<Tool>>,
+    generation: u64,
+    meta: Map<String, Value>,
+}
+
+impl Listing {
+    fn new(generation: u64, meta: Map<String, Value>) -> Listing {
+        Listing {
+            tools: HashMap::new(),
+            generation,
+            meta,
+        }
+    }
+}
+
+/// The guard of one MCP session (see the [module docs](self) for what it checks).
+///
+/// A transport hands it every message, in the order it arrives from each side, and
+/// carries out the actions it answers:
+///
+/// ```
+/// use mcp_jsonschema::mcp::{Action, Guard, Side};
+///
+/// let mut guard = Guard::new();
+/// let mut to_server = Vec::new();
+/// let mut to_client = Vec::new();
+/// let mut route = |guard: &mut Guard, from: Side, message: &str| {
+///     for action in guard.handle(from, message) {
+///         let (to, text) = match action {
+///             Action::Forward => (from.other(), message.to_string()),
+///             Action::Send { to, message } => (to, message),
+///             Action::ListFirst { .. } => unreachable!("the client listed the tools first"),
+///         };
+///         match to {
+///             Side::Server => to_server.push(text),
+///             Side::Client => to_client.push(text),
+///         }
+///     }
+/// };
+///
+/// route(&mut guard, Side::Client, r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#);
+/// route(&mut guard, Side::Server, r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[
+///     {"name":"get_weather","inputSchema":{"type":"object",
+///      "properties":{"city":{"type":"string"},"units":{"enum":["metric","imperial"]}},
+///      "required":["city"]}}]}}"#);
+/// route(&mut guard, Side::Client, r#"{"jsonrpc":"2.0","id":2,"method":"tools/call",
+///     "params":{"name":"get_weather","arguments":{"city":"Oslo","units":"kelvin"}}}"#);
+///
+/// // The listing reached both sides; the bad call went back to the client, answered.
+/// assert_eq!(to_server.len(), 1);
+/// assert_eq!(to_client.len(), 2);
+/// let answer: serde_json::Value = serde_json::from_str(&to_client[1])?;
+/// assert_eq!(answer["result"]["isError"], true);
+/// assert_eq!(
+///     answer["result"]["content"][0]["text"],
+///     "invalid arguments for tool \"get_weather\":\n\
+///      /units: expected one of \"metric\", \"imperial\", got \"kelvin\""
+/// );
+/// let decision = guard.take_decisions().pop().unwrap();
+/// assert_eq!(decision.to_string(), "tool \"get_weather\": arguments rejected: \
+///     /units: expected one of \"metric\", \"imperial\", got string");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Debug)]
+pub struct Guard {
+    options: GuardOptions,
+    cache: Arc<SchemaCache>,
+    /// The tools of the last complete listing.
+    tools: HashMap<String, Arc<Tool>>,
+    /// The client's listing being read.
+    client_listing: Option<Listing>,
+    /// The guard's own listings being read, by number.
+    own_listings: HashMap<u64, Listing>,
+    /// Bumped by each `notifications/tools/list_changed`.
+    generation: u64,
+    /// The generation the table was completely listed at, if any.
+    listed_at: Option<u64>,
+    /// The generation the guard last listed at (it lists once per generation, unless a
+    /// call arrives while its listing is under way).
+    asked: Option<u64>,
+    /// Requests awaiting the server's response, by id key ([`id_key`]).
+    pending: HashMap<String, Pending>,
+    /// The guard's requests so far (its ids and listing numbers).
+    own_requests: u64,
+    /// Schema problems already reported.
+    reported: HashSet<String>,
+    decisions: Vec<Decision>,
+}
+
+impl Default for Guard {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A message as the guard reads it: its members, each left as JSON text.
+type Members<'a> = BTreeMap<String, &'a RawValue>;
+
+impl Guard {
+    /// A guard with the default [`GuardOptions`].
+    pub fn new() -> Guard {
+        Self::with_options(GuardOptions::default())
+    }
+
+    /// A guard with `options`.
+    pub fn with_options(options: GuardOptions) -> Guard {
+        let cache =
+            (options.cache.clone()).unwrap_or_else(|| Arc::new(SchemaCache::new(CACHED_SCHEMAS)));
+        Guard {
+            options,
+            cache,
+            tools: HashMap::new(),
+            client_listing: None,
+            own_listings: HashMap::new(),
+            generation: 0,
+            listed_at: None,
+            asked: None,
+            pending: HashMap::new(),
+            own_requests: 0,
+            reported: HashSet::new(),
+            decisions: Vec::new(),
+        }
+    }
+
+    /// What to do with `message`, one JSON-RPC message (a line of the stdio transport,
+    /// the body of an HTTP POST, the data of an SSE event) that arrived `from` one side.
+    pub fn handle(&mut self, from: Side, message: &str) -> Actions {
+        self.handle_message(from, message, false)
+    }
+
+    /// Handles a client message that [`handle`](Guard::handle) answered with
+    /// [`Action::ListFirst`], once that listing is over (or abandoned): this time the
+    /// guard decides with the table it has.
+    pub fn handle_listed(&mut self, message: &str) -> Actions {
+        self.handle_message(Side::Client, message, true)
+    }
+
+    /// Whether a `tools/list` of the guard's own is awaiting the server.
+    pub fn is_listing(&self) -> bool {
+        !self.own_listings.is_empty()
+    }
+
+    /// Whether `tool` is in the table and both its schemas compiled: its calls are
+    /// checked both ways.
+    pub fn guards(&self, tool: &str) -> bool {
+        self.tools
+            .get(tool)
+            .is_some_and(|t| t.problems().is_empty())
+    }
+
+    /// The decisions since the last call, oldest first.
+    pub fn take_decisions(&mut self) -> Vec<Decision> {
+        std::mem::take(&mut self.decisions)
+    }
+
+    fn handle_message(&mut self, from: Side, message: &str, listed: bool) -> Actions {
+        let started = Instant::now();
+        let members = match parse(message) {
+            Ok(members) => members,
+            Err(problem) => {
+                return match from {
+                    // The server may not receive what the guard cannot read: its parser
+                    // might read it otherwise (NaN, a batch).
+                    Side::Client => Actions::send(Side::Client, &problem.answer()),
+                    Side::Server => Actions::forward(),
+                };
+            }
+        };
+        let method = members
+            .get("method")
+            .and_then(|m| serde_json::from_str::<String>(m.get()).ok());
+        let id = members.get("id").copied();
+        match (from, method.as_deref(), id) {
+            (Side::Client, Some("tools/call"), Some(id)) => {
+                self.on_call(&members, id, started, listed)
+            }
+            (Side::Client, Some("tools/list"), Some(id)) => {
+                self.track_list(&members, id);
+                Actions::forward()
+            }
+            (Side::Client, Some("notifications/cancelled"), None) => {
+                let params = members.get("params").and_then(|p| value(p));
+                if let Some(id) = params.as_ref().and_then(|p| p.get("requestId")) {
+                    self.pending.remove(&id_key(id));
+                }
+                Actions::forward()
+            }
+            (Side::Server, Some("notifications/tools/list_changed"), None) => {
+                self.generation += 1;
+                Actions::forward()
+            }
+            (Side::Server, None, Some(id)) => self.on_response(&members, id, started),
+            _ => Actions::forward(),
+        }
+    }
+
+    /// Records a `tools/list` request of the client's under `id`.
+    fn track_list(&mut self, members: &Members<'_>, id: &RawValue) {
+        let params = members.get("params").and_then(|p| value(p));
+        let first = params.as_ref().and_then(|p| p.get("cursor")).is_none();
+        if self.pending.len() < self.options.max_in_flight {
+            let key = id_key(&value(id).unwrap_or(Value::Null));
+            self.pending.insert(key, Pending::List { first, own: None });
+        }
+    }
+
+    fn on_call(
+        &mut self,
+        members: &Members<'_>,
+        raw_id: &RawValue,
+        started: Instant,
+        listed: bool,
+    ) -> Actions {
+        let id = value(raw_id).unwrap_or(Value::Null);
+        let params = members.get("params").and_then(|p| value(p));
+        let Some(Value::Object(params)) = params else {
+            return Actions::send(
+                Side::Client,
+                &error(&id, INVALID_PARAMS, "tools/call params must be an object"),
+            );
+        };
+        let Some(name) = params.get("name").and_then(Value::as_str) else {
+            return Actions::send(
+                Side::Client,
+                &error(&id, INVALID_PARAMS, "tools/call params must name the tool"),
+            );
+        };
+        let current = self.listed_at == Some(self.generation);
+        let unasked = self.asked != Some(self.generation) || self.is_listing();
+        if !current && !listed && self.options.lists_tools && unasked {
+            let number = self.own_requests + 1;
+            let listing = Listing::new(self.generation, own_meta(&params));
+            self.own_listings.insert(number, listing);
+            self.asked = Some(self.generation);
+            return Actions::one(Action::ListFirst {
+                request: self.own_list_request(number, None),
+            });
+        }
+        if self.pending.len() >= self.options.max_in_flight {
+            return Actions::send(
+                Side::Client,
+                &error(&id, TOO_MANY_IN_FLIGHT, "too many requests in flight"),
+            );
+        }
+        let tool = self.tools.get(name).cloned();
+        let (verdict, errors, answer) = match tool.as_ref().map(|t| &t.input) {
+            None => (Verdict::Unguarded, Vec::new(), None),
+            Some(Err(problem)) => match self.options.bad_schema {
+                BadSchema::Pass => (Verdict::Unguarded, Vec::new(), None),
+                BadSchema::Hide => {
+                    let text = format!(
+                        "tool {name:?} is not available: its inputSchema does not compile \
+                         under the MCP profile: {problem}"
+                    );
+                    (Verdict::Hidden, vec![problem.clone()], Some(text))
+                }
+            },
+            Some(Ok(schema)) => {
+                // A call that gives no arguments gives `{}`, as MCP reads it.
+                let none = Value::Object(Map::new());
+                let arguments = params.get("arguments").unwrap_or(&none);
+                if schema.is_valid(arguments) {
+                    (Verdict::Passed, Vec::new(), None)
+                } else {
+                    let errors: Vec<ValidationError> = schema.iter_errors(arguments).collect();
+                    let text = super::invalid_arguments_text(name, &errors);
+                    (Verdict::Rejected, self.render(&errors), Some(text))
+                }
+            }
+        };
+        self.decide(
+            name,
+            Some(&id),
+            Check::Arguments,
+            verdict,
+            errors,
+            started,
+            None,
+        );
+        if let Some(text) = answer {
+            let mut result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+            // 2026-07-28 results carry their kind (a call of that era says its version).
+            let meta = params.get("_meta").and_then(Value::as_object);
+            if meta.is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META)) {
+                result["resultType"] = json!("complete");
+            }
+            return Actions::send(
+                Side::Client,
+                &json!({"jsonrpc": "2.0", "id": id, "result": result}),
+            );
+        }
+        if tool.as_ref().is_some_and(|t| t.output.is_some()) {
+            let pending = Pending::Call {
+                tool: name.to_string(),
+                id: id.clone(),
+                forwarded: Instant::now(),
+            };
+            self.pending.insert(id_key(&id), pending);
+        }
+        Actions::forward()
+    }
+
+    fn on_response(
+        &mut self,
+        members: &Members<'_>,
+        raw_id: &RawValue,
+        started: Instant,
+    ) -> Actions {
+        let Some(id) = value(raw_id) else {
+            return Actions::forward();
+        };
+        let Some(pending) = self.pending.remove(&id_key(&id)) else {
+            return Actions::forward();
+        };
+        let result = members.get("result").and_then(|r| value(r));
+        match pending {
+            Pending::List { first, own } => self.on_list_result(result, first, own, members),
+            Pending::Call {
+                tool,
+                id,
+                forwarded,
+            } => match result {
+                Some(result) => self.on_call_result(&tool, &id, &result, started, forwarded),
+                None => Actions::forward(),
+            },
+        }
+    }
+
+    fn on_list_result(
+        &mut self,
+        result: Option<Value>,
+        first: bool,
+        own: Option<u64>,
+        members: &Members<'_>,
+    ) -> Actions {
+        let tools = result
+            .as_ref()
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_array);
+        let Some(tools) = tools else {
+            let Some(number) = own else {
+                return Actions::forward();
+            };
+            self.own_listings.remove(&number);
+            let why = members.get("error").map_or_else(
+                || "the server's answer has no tools array".to_string(),
+                |e| format!("the server answered {}", e.get()),
+            );
+            let now = Instant::now();
+            self.decide(
+                "",
+                None,
+                Check::Listing,
+                Verdict::Unguarded,
+                vec![why],
+                now,
+                None,
+            );
+            return Actions::none();
+        };
+        if own.is_none() && (first || self.client_listing.is_none()) {
+            self.client_listing = Some(Listing::new(self.generation, Map::new()));
+        }
+        let mut hidden = Vec::new();
+        let mut page = Vec::new();
+        for (index, listed) in tools.iter().enumerate() {
+            let Some(name) = listed.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let tool = Arc::new(self.compile(listed));
+            let problems = tool.problems();
+            if !problems.is_empty() {
+                let verdict = match self.options.bad_schema {
+                    BadSchema::Hide => {
+                        hidden.push(index);
+                        Verdict::Hidden
+                    }
+                    BadSchema::Pass => Verdict::Unguarded,
+                };
+                let key = format!("{name}\u{0}{}", problems.join("\n"));
+                if self.reported.len() < MAX_REPORTED && self.reported.insert(key) {
+                    let now = Instant::now();
+                    self.decide(name, None, Check::Schema, verdict, problems, now, None);
+                }
+            }
+            page.push((name.to_string(), tool));
+        }
+        let next = (result.as_ref())
+            .and_then(|r| r.get("nextCursor"))
+            .filter(|cursor| !cursor.is_null())
+            .cloned();
+        let listing = match own {
+            Some(number) => self.own_listings.get_mut(&number),
+            None => self.client_listing.as_mut(),
+        };
+        if let Some(listing) = listing {
+            listing.tools.extend(page);
+        }
+        let mut actions = SmallVec::new();
+        match (next, own) {
+            (Some(cursor), Some(number)) => actions.push(Action::Send {
+                to: Side::Server,
+                message: self.own_list_request(number, Some(cursor)),
+            }),
+            (Some(_), None) => {}
+            (None, _) => {
+                let listing = match own {
+                    Some(number) => self.own_listings.remove(&number),
+                    None => self.client_listing.take(),
+                };
+                if let Some(listing) = listing {
+                    self.tools = listing.tools;
+                    if listing.generation == self.generation {
+                        self.listed_at = Some(listing.generation);
+                    }
+                }
+            }
+        }
+        if own.is_none() {
+            actions.push(match (hidden.is_empty(), result) {
+                (true, _) | (false, None) => Action::Forward,
+                (false, Some(mut result)) => {
+                    if let Some(Value::Array(tools)) = result.get_mut("tools") {
+                        let mut index = 0;
+                        tools.retain(|_| {
+                            index += 1;
+                            !hidden.contains(&(index - 1))
+                        });
+                    }
+                    let id = members.get("id").and_then(|i| value(i));
+                    let answer = json!({"jsonrpc": "2.0", "id": id, "result": result});
+                    Action::Send {
+                        to: Side::Client,
+                        message: answer.to_string(),
+                    }
+                }
+            });
+        }
+        Actions::of(actions)
+    }
+
+    fn on_call_result(
+        &mut self,
+        tool: &str,
+        id: &Value,
+        result: &Value,
+        started: Instant,
+        forwarded: Instant,
+    ) -> Actions {
+        let call_time = Some(forwarded.elapsed());
+        let Some(Ok(schema)) = self.tools.get(tool).and_then(|t| t.output.clone()) else {
+            return Actions::forward();
+        };
+        let interim = result
+            .get("resultType")
+            .and_then(Value::as_str)
+            .is_some_and(|kind| kind != "complete");
+        let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+        // Only a finished tool result is checked: not an error, not an interim result
+        // asking the client for input, not a task handle (no `content`).
+        let finished = result.get("content").is_some() || result.get("structuredContent").is_some();
+        if interim || is_error || !finished {
+            return Actions::forward();
+        }
+        let (plain, rendered) = match result.get("structuredContent") {
+            None => {
+                let problem =
+                    "the tool declares an outputSchema but the result has no structuredContent";
+                (vec![problem.to_string()], vec![problem.to_string()])
+            }
+            Some(structured) if schema.is_valid(structured) => (Vec::new(), Vec::new()),
+            Some(structured) => {
+                let errors: Vec<ValidationError> = schema.iter_errors(structured).collect();
+                let plain = errors.iter().map(ToString::to_string).collect();
+                (plain, self.render(&errors))
+            }
+        };
+        if plain.is_empty() {
+            self.decide(
+                tool,
+                Some(id),
+                Check::Output,
+                Verdict::Passed,
+                Vec::new(),
+                started,
+                call_time,
+            );
+            return Actions::forward();
+        }
+        let verdict = match self.options.bad_output {
+            BadOutput::Fail => Verdict::Failed,
+            BadOutput::Warn => Verdict::Warned,
+        };
+        self.decide(
+            tool,
+            Some(id),
+            Check::Output,
+            verdict,
+            rendered,
+            started,
+            call_time,
+        );
+        match self.options.bad_output {
+            BadOutput::Warn => Actions::forward(),
+            BadOutput::Fail => {
+                let message = format!(
+                    "tool {tool:?} returned structured content that its outputSchema rejects: {}",
+                    plain.join("; ")
+                );
+                let mut answer = error(id, INTERNAL_ERROR, &message);
+                answer["error"]["data"] = json!({"tool": tool, "errors": plain});
+                Actions::send(Side::Client, &answer)
+            }
+        }
+    }
+
+    /// A `tools/list` request of the guard's own listing `number` (tracked as pending),
+    /// asking for the page at `cursor` with the listing's `_meta` members.
+    fn own_list_request(&mut self, number: u64, cursor: Option<Value>) -> String {
+        self.own_requests += 1;
+        let id = format!("{OWN_ID_PREFIX}{}", self.own_requests);
+        let mut params = Map::new();
+        if let Some(cursor) = cursor {
+            params.insert("cursor".into(), cursor);
+        }
+        if let Some(listing) = self.own_listings.get(&number) {
+            if !listing.meta.is_empty() {
+                params.insert("_meta".into(), Value::Object(listing.meta.clone()));
+            }
+        }
+        let pending = Pending::List {
+            first: false,
+            own: Some(number),
+        };
+        self.pending
+            .insert(id_key(&Value::from(id.as_str())), pending);
+        let mut request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+        if !params.is_empty() {
+            request["params"] = Value::Object(params);
+        }
+        request.to_string()
+    }
+
+    /// A listed tool's schemas, compiled through the cache.
+    fn compile(&self, tool: &Value) -> Tool {
+        let compile = |role, schema: &Value| {
+            (self.cache.get_or_compile(role, schema)).map_err(|e| e.to_string())
+        };
+        let input = match tool.get("inputSchema") {
+            Some(schema) => compile(Role::Input, schema),
+            None => Err("the tool has no inputSchema".to_string()),
+        };
+        let output = (tool.get("outputSchema"))
+            .filter(|schema| !schema.is_null())
+            .map(|schema| compile(Role::Output, schema));
+        Tool { input, output }
+    }
+
+    /// `errors` as the decisions carry them: masked unless asked otherwise.
+    fn render(&self, errors: &[ValidationError]) -> Vec<String> {
+        let render = |e: &ValidationError| match self.options.masked {
+            true => e.masked().to_string(),
+            false => e.to_string(),
+        };
+        errors.iter().map(render).collect()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn decide(
+        &mut self,
+        tool: &str,
+        id: Option<&Value>,
+        check: Check,
+        verdict: Verdict,
+        errors: Vec<String>,
+        started: Instant,
+        call_time: Option<Duration>,
+    ) {
+        self.decisions.push(Decision {
+            tool: tool.to_string(),
+            id: id.cloned(),
+            check,
+            verdict,
+            errors,
+            check_time: started.elapsed(),
+            call_time,
+        });
+    }
+}
+
+/// Why a message could not be read as one JSON-RPC object.
+enum Unreadable {
+    /// Not JSON (or not UTF-8 JSON the guard accepts: `NaN`, numbers beyond doubles).
+    Json(String),
+    /// JSON, but not one object (a batch, a bare value).
+    NotAnObject,
+}
+
+impl Unreadable {
+    /// The JSON-RPC error the client is answered with.
+    fn answer(&self) -> Value {
+        match self {
+            Unreadable::Json(e) => error(&Value::Null, PARSE_ERROR, &format!("parse error: {e}")),
+            Unreadable::NotAnObject => error(
+                &Value::Null,
+                INVALID_REQUEST,
+                "a message must be one JSON-RPC object (batches are not part of MCP)",
+            ),
+        }
+    }
+}
+
+/// The members of `message`, each left as text.
+fn parse(message: &str) -> Result<Members<'_>, Unreadable> {
+    match message.trim_start().as_bytes().first() {
+        Some(b'{') => serde_json::from_str(message).map_err(|e| Unreadable::Json(e.to_string())),
+        _ => match serde_json::from_str::<&RawValue>(message) {
+            Ok(_) => Err(Unreadable::NotAnObject),
+            Err(e) => Err(Unreadable::Json(e.to_string())),
+        },
+    }
+}
+
+/// `raw` read as a value, if it is JSON the guard reads.
+fn value(raw: &RawValue) -> Option<Value> {
+    serde_json::from_str(raw.get()).ok()
+}
+
+/// The key a request id is tracked by: its JSON text, a whole number written as an
+/// integer (a peer that parses `1.0` as a number may answer `1`).
+fn id_key(id: &Value) -> String {
+    match id {
+        Value::Number(n) if n.as_i64().is_none() && n.as_u64().is_none() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => format!("{}", f as i64),
+            _ => n.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// The protocol members of a call's `_meta` (2026-07-28 requests carry their version,
+/// client info and capabilities there), for the guard's own listing.
+fn own_meta(params: &Map<String, Value>) -> Map<String, Value> {
+    let meta = params.get("_meta").and_then(Value::as_object);
+    (meta.into_iter().flatten())
+        .filter(|(key, _)| key.starts_with(PROTOCOL_META_PREFIX))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect()
+}
+
+/// A JSON-RPC error response.
+fn error(id: &Value, code: i64, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
