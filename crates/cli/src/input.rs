@@ -1,9 +1,11 @@
 //! Reading JSON documents from files or standard input, whole or as JSON Lines, with
-//! errors that name the file, line and column.
+//! errors that name the file, line and column. JSON Lines are read one line at a time
+//! into one reused buffer: time linear in the input's size, memory bounded by its
+//! longest line.
 
 use crate::Failure;
 use serde_json::Value;
-use std::io::Read;
+use std::io::{BufRead, BufReader, Read};
 
 /// The text of one input: a file, or standard input for `-`.
 #[derive(Debug)]
@@ -34,14 +36,96 @@ impl Source {
     pub(crate) fn json(&self) -> Result<Value, Failure> {
         parse(&self.text, &self.name, 0)
     }
+}
 
-    /// Each non-blank line as a JSON value, with its line number (from 1).
-    pub(crate) fn json_lines(&self) -> Result<Vec<(usize, Value)>, Failure> {
-        let lines = self.text.lines().enumerate();
-        let lines = lines.filter(|(_, line)| !line.trim().is_empty());
-        lines
-            .map(|(i, line)| Ok((i + 1, parse(line, &self.name, i)?)))
-            .collect()
+/// A JSON Lines input: one JSON value per line, blank lines skipped. Lines end with LF or
+/// CRLF; the last one may have no line ending.
+pub(crate) struct JsonLines {
+    /// The name used in messages: the path as given, `<stdin>` for `-`.
+    name: String,
+    reader: BufReader<Box<dyn Read>>,
+    /// The line being read, with its line ending; cleared and reused for each line.
+    line: Vec<u8>,
+    /// The number of the last line read, from 1.
+    number: usize,
+}
+
+/// What [`JsonLines::next`] found.
+#[derive(Debug)]
+pub(crate) enum Next {
+    /// A non-blank line's value, with the line's number (from 1).
+    Value(usize, Value),
+    /// A line that is not one JSON value (malformed, or not UTF-8); the message names its
+    /// line and column. The lines after it can still be read.
+    Malformed(Failure),
+    /// The end of the input.
+    End,
+}
+
+impl JsonLines {
+    /// Opens `path` (`-` for standard input); nothing is read yet.
+    pub(crate) fn open(path: &str) -> Result<JsonLines, Failure> {
+        if path == "-" {
+            return Ok(JsonLines::new("<stdin>", Box::new(std::io::stdin().lock())));
+        }
+        let file =
+            std::fs::File::open(path).map_err(|e| Failure(format!("{path}: cannot read: {e}")))?;
+        Ok(JsonLines::new(path, Box::new(file)))
+    }
+
+    fn new(name: &str, reader: Box<dyn Read>) -> JsonLines {
+        JsonLines {
+            name: name.to_string(),
+            reader: BufReader::with_capacity(64 * 1024, reader),
+            line: Vec::new(),
+            number: 0,
+        }
+    }
+
+    /// The name used in messages.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Whether reading the next line may wait on the input: no whole line is buffered.
+    /// A program streaming a pipe (`tail -f log | ...`) flushes its output then.
+    pub(crate) fn may_wait(&self) -> bool {
+        !self.reader.buffer().contains(&b'\n')
+    }
+
+    /// The next non-blank line's value; an error only when the input cannot be read.
+    pub(crate) fn next(&mut self) -> Result<Next, Failure> {
+        loop {
+            self.line.clear();
+            let read = (self.reader.read_until(b'\n', &mut self.line))
+                .map_err(|e| Failure(format!("{}: cannot read: {e}", self.name)))?;
+            if read == 0 {
+                return Ok(Next::End);
+            }
+            self.number += 1;
+            let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            let text = match std::str::from_utf8(line) {
+                Ok(text) => text,
+                Err(e) => {
+                    let at = e.valid_up_to();
+                    let byte = line.get(at).copied().unwrap_or_default();
+                    return Ok(Next::Malformed(Failure(format!(
+                        "{}:{}:{}: invalid JSON: not UTF-8 (byte 0x{byte:02X})",
+                        self.name,
+                        self.number,
+                        at + 1
+                    ))));
+                }
+            };
+            if text.trim().is_empty() {
+                continue;
+            }
+            return Ok(match parse(text, &self.name, self.number - 1) {
+                Ok(value) => Next::Value(self.number, value),
+                Err(failure) => Next::Malformed(failure),
+            });
+        }
     }
 }
 
@@ -87,19 +171,55 @@ mod tests {
         );
     }
 
+    /// Everything `next` finds in `bytes`, up to the end: `(line, value)` or the message.
+    fn json_lines(bytes: &'static [u8]) -> Vec<Result<(usize, Value), String>> {
+        let mut lines = JsonLines::new("in.jsonl", Box::new(bytes));
+        let mut found = Vec::new();
+        loop {
+            match lines.next().unwrap() {
+                Next::Value(line, value) => found.push(Ok((line, value))),
+                Next::Malformed(failure) => found.push(Err(failure.0)),
+                Next::End => return found,
+            }
+        }
+    }
+
     #[test]
     fn json_lines_skip_blank_lines_and_count_from_one() {
-        let values = source("1\n\n  \n{\"a\": 2}\n").json_lines().unwrap();
-        let lines: Vec<usize> = values.iter().map(|(line, _)| *line).collect();
-        assert_eq!(lines, [1, 4]);
-        let error = source("1\n\n[1,\n").json_lines().unwrap_err();
-        assert!(error.0.starts_with("in.json:3:"), "{error}");
+        let found = json_lines(b"1\n\n  \n{\"a\": 2}\n");
+        assert_eq!(
+            found,
+            [Ok((1, 1.into())), Ok((4, serde_json::json!({"a": 2})))]
+        );
+        assert!(json_lines(b"").is_empty());
+        assert!(json_lines(b"\n \r\n\t\n").is_empty());
+    }
+
+    #[test]
+    fn json_lines_end_with_lf_crlf_or_nothing() {
+        let found = json_lines(b"1\r\n\r\n[2,\r3]\r\n4");
+        let values = [(1, 1.into()), (3, serde_json::json!([2, 3])), (4, 4.into())];
+        assert_eq!(found, values.map(Ok));
+    }
+
+    #[test]
+    fn a_bad_line_is_reported_and_the_next_ones_read() {
+        let found = json_lines(b"1\n[1,\n\"caf\xE9\"\n2 3\n\"\xC3\xA9\"\n");
+        assert_eq!(
+            found,
+            [
+                Ok((1, 1.into())),
+                Err("in.jsonl:2:3: invalid JSON: EOF while parsing a value".into()),
+                Err("in.jsonl:3:5: invalid JSON: not UTF-8 (byte 0xE9)".into()),
+                Err("in.jsonl:4:3: invalid JSON: trailing characters".into()),
+                Ok((5, "\u{e9}".into())),
+            ]
+        );
     }
 
     #[test]
     fn empty_input_is_not_a_document() {
         let error = source(" \n").json().unwrap_err();
         assert_eq!(error.0, "in.json: no JSON value (the input is empty)");
-        assert!(source("").json_lines().unwrap().is_empty());
     }
 }

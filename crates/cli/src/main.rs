@@ -4,7 +4,10 @@
 //!   Lines; one line per error, `file:line /pointer: message`.
 //! - `check SCHEMA ...`: every problem of each schema, with its pointer.
 //! - `tools FILE`: a report per tool of a `tools/list` result, with a client-compatibility
-//!   lint.
+//!   lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask a live server.
+//! - `proxy -- CMD ARGS...` and `proxy --listen ADDR --upstream URL`: an MCP proxy that
+//!   validates tool calls both ways between a client and any server, over stdio or
+//!   Streamable HTTP.
 //! - `bowtie`: a harness speaking Bowtie's protocol v1 on standard input and output.
 //!
 //! Exit codes: 0 when everything is valid, 1 when an instance or schema is not, 2 for a
@@ -30,14 +33,19 @@ macro_rules! tell {
 
 mod bowtie;
 mod check;
+mod client;
 mod errors;
 mod input;
 mod lint;
 mod locate;
 mod paint;
+mod proxy;
+mod sse;
 mod tools;
+mod upstream;
 mod validate;
 mod walk;
+mod wire;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use mcp_jsonschema::Draft;
@@ -70,8 +78,19 @@ enum Command {
     /// providers are documented to reject or ignore.
     ///
     /// Exit code 0 when no tool has an error (warnings allowed), 1 when one has, 2 for a
-    /// usage error or an unreadable file.
+    /// usage error, an unreadable file, or a live server that cannot be listed (it does
+    /// not start, exits, times out, sends what is not JSON-RPC, refuses initialize).
     Tools(tools::Args),
+    /// Guard an MCP server's tool calls: run it behind this proxy, which validates each
+    /// call's arguments before the server sees them and each result's structuredContent
+    /// before the client does, and passes every other message through unchanged.
+    ///
+    /// A client configuration that ran `CMD ARGS` runs `mcp-jsonschema proxy -- CMD ARGS`
+    /// instead; one that used a Streamable HTTP endpoint uses the proxy's, given by
+    /// `--listen ADDR --upstream URL`. The stdio proxy exits with the server's exit
+    /// status; the HTTP proxy runs until it is killed. Exit code 2 when the server cannot
+    /// be started or the address cannot be listened on.
+    Proxy(proxy::Args),
     /// Speak Bowtie's harness protocol (version 1) on standard input and output.
     Bowtie,
 }
@@ -83,6 +102,8 @@ enum Outcome {
     Valid,
     /// Something checked is not.
     Invalid,
+    /// Some input was not JSON (JSON Lines lines, reported as they were read): exit code 2.
+    Malformed,
 }
 
 /// A failure that ends the run with exit code 2: the message names the file (and the
@@ -129,11 +150,13 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Tools(args) => tools::run(&args),
+        Command::Proxy(args) => proxy::run(&args),
         Command::Bowtie => bowtie::run(),
     };
     match result {
         Ok(Outcome::Valid) => ExitCode::SUCCESS,
         Ok(Outcome::Invalid) => ExitCode::from(1),
+        Ok(Outcome::Malformed) => ExitCode::from(2),
         Err(failure) => {
             tell!("mcp-jsonschema: {failure}");
             ExitCode::from(2)

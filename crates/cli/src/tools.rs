@@ -1,7 +1,9 @@
-//! `tools FILE|-`: a report per tool of a `tools/list` result: whether its schemas
-//! compile under the MCP profile, what the wire form changes, and the client-compatibility
-//! lint ([`crate::lint`]).
+//! `tools FILE|-`, `tools --stdio -- CMD ARGS...`, `tools --http URL`: a report per tool
+//! of a `tools/list` result, or of a live server's tools ([`crate::client`]): whether its
+//! schemas compile under the MCP profile, what the wire form changes, and the
+//! client-compatibility lint ([`crate::lint`]).
 
+use crate::client::{self, HttpServer, StdioServer, Transport};
 use crate::input::Source;
 use crate::lint::{self, Finding, Rule, Severity};
 use crate::paint::Paint;
@@ -9,12 +11,31 @@ use crate::{Failure, Outcome};
 use clap::ValueEnum;
 use mcp_jsonschema::mcp::{profile, Role, ToolSchema};
 use serde_json::{json, Value};
+use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+    mcp-jsonschema tools examples/tools-list.json\n  \
+    mcp-jsonschema tools --stdio -- npx -y @modelcontextprotocol/server-everything\n  \
+    mcp-jsonschema tools --http http://127.0.0.1:8000/mcp")]
 pub(crate) struct Args {
     /// A `tools/list` result (`{"tools": [...]}`), a whole JSON-RPC response carrying one,
     /// an array of tools, or several of these one after another (`-` for standard input).
-    file: String,
+    #[arg(required_unless_present_any = ["stdio", "http"], conflicts_with_all = ["stdio", "http"])]
+    file: Option<String>,
+    /// Start the server whose command and arguments follow `--`, and list its tools over
+    /// stdio (its standard error is copied to ours, each line marked `[server]`).
+    #[arg(long, requires = "command", conflicts_with = "http")]
+    stdio: bool,
+    /// List the tools of the server at this Streamable HTTP endpoint (`http://` only).
+    #[arg(long, value_name = "URL")]
+    http: Option<String>,
+    /// Seconds to wait for each answer of a live server.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    timeout: f64,
+    /// The server's command and arguments, for `--stdio`.
+    #[arg(last = true, value_name = "CMD ARGS")]
+    command: Vec<String>,
     /// How to print the report.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -58,8 +79,13 @@ impl ToolReport {
 }
 
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
-    let source = Source::read(&args.file)?;
-    let tools = tools_in(&source)?;
+    let timeout = Duration::try_from_secs_f64(args.timeout)
+        .map_err(|_| Failure(format!("--timeout {}: not a duration", args.timeout)))?;
+    let tools = match (&args.file, &args.http) {
+        (Some(file), _) => tools_in(&Source::read(file)?)?,
+        (None, Some(url)) => live(&mut HttpServer::new(url, timeout)?)?,
+        (None, None) => live(&mut StdioServer::start(&args.command, timeout)?)?,
+    };
     let (mut reports, wire): (Vec<ToolReport>, Vec<Value>) =
         tools.iter().enumerate().map(report).unzip();
     // The lint reads what clients receive: each schema in its wire form where it compiles.
@@ -87,6 +113,21 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     } else {
         Outcome::Invalid
     })
+}
+
+/// The tools a live server lists, its name and protocol told on standard error.
+fn live(server: &mut dyn Transport) -> Result<Vec<Value>, Failure> {
+    let listing = client::list_tools(server)?;
+    let who = listing
+        .server
+        .map_or_else(String::new, |s| format!("{s}, "));
+    tell!(
+        "{}: {who}protocol {}, {} tools listed",
+        server.name(),
+        listing.protocol,
+        listing.tools.len()
+    );
+    Ok(listing.tools)
 }
 
 /// The tools of every document in the source.

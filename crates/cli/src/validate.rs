@@ -1,6 +1,6 @@
 //! `validate SCHEMA [INSTANCE ...]`: every instance against one schema.
 
-use crate::input::Source;
+use crate::input::{JsonLines, Next, Source};
 use crate::locate::line_of;
 use crate::paint::Paint;
 use crate::{DraftArg, Failure, Outcome};
@@ -8,7 +8,7 @@ use clap::ValueEnum;
 use mcp_jsonschema::mcp::{self, Role, ToolSchema};
 use mcp_jsonschema::{ValidationOptions, Validator};
 use serde_json::Value;
-use std::io::Write;
+use std::io::{BufWriter, StdoutLock, Write};
 use std::time::Instant;
 
 #[derive(Debug, clap::Args)]
@@ -18,6 +18,9 @@ pub(crate) struct Args {
     /// Instance files (`-` for standard input). Without any, only the schema is checked.
     instances: Vec<String>,
     /// Read each instance file as JSON Lines: one instance per non-blank line.
+    ///
+    /// Each line is validated as it is read. A line that is not JSON is reported on stderr
+    /// and the next ones are still validated; the exit code is then 2.
     #[arg(long)]
     jsonl: bool,
     /// The dialect of a schema without `$schema` (2020-12 by default).
@@ -33,6 +36,11 @@ pub(crate) struct Args {
     /// The schema is an MCP tool's `outputSchema`: the MCP profile and its root rules.
     #[arg(long)]
     mcp_output: bool,
+    /// Mask instance data in error messages: each quoted value becomes its type, and
+    /// only types, lengths, JSON Pointers and the schema's own values remain (for logs
+    /// of tool calls and results that may carry secrets or personal data).
+    #[arg(long)]
+    mask: bool,
     /// How to print each instance's verdict.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     output: Output,
@@ -70,19 +78,24 @@ impl Output {
 struct Instance<'s> {
     /// The file's name in messages.
     file: &'s str,
-    /// The line of a JSON Lines instance.
-    line: Option<usize>,
-    /// The text to find error lines in (the line itself for JSON Lines).
-    text: &'s str,
+    place: Place<'s>,
     value: Value,
+}
+
+/// Where an instance is in its file, to give its errors a line.
+enum Place<'s> {
+    /// A whole document: its text, to find each error's line in.
+    Document(&'s str),
+    /// A JSON Lines instance: its line, which holds all of it.
+    Line(usize),
 }
 
 impl Instance<'_> {
     /// `file`, or `file:line` for a JSON Lines instance.
     fn label(&self) -> String {
-        match self.line {
-            Some(line) => format!("{}:{line}", self.file),
-            None => self.file.to_string(),
+        match self.place {
+            Place::Line(line) => format!("{}:{line}", self.file),
+            Place::Document(_) => self.file.to_string(),
         }
     }
 }
@@ -102,42 +115,94 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             schema_source.name
         ))
     })?;
-    let sources = (args.instances.iter())
-        .map(|path| Source::read(path))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut instances = Vec::new();
-    for source in &sources {
-        if args.jsonl {
-            for (line, value) in source.json_lines()? {
-                let text = source.text.lines().nth(line - 1).unwrap_or_default();
-                instances.push(Instance {
+    let mut verdicts = Verdicts {
+        args,
+        compiled: &compiled,
+        paint: Paint::for_stdout(),
+        out: BufWriter::new(std::io::stdout().lock()),
+        valid: 0,
+        invalid: 0,
+        malformed: 0,
+    };
+    if args.jsonl {
+        stream_lines(args, &mut verdicts)?;
+    } else {
+        let sources = (args.instances.iter())
+            .map(|path| Source::read(path))
+            .collect::<Result<Vec<_>, _>>()?;
+        let instances = (sources.iter())
+            .map(|source| {
+                Ok(Instance {
                     file: &source.name,
-                    line: Some(line),
-                    text,
-                    value,
-                });
+                    place: Place::Document(&source.text),
+                    value: source.json()?,
+                })
+            })
+            .collect::<Result<Vec<_>, Failure>>()?;
+        for instance in &instances {
+            if !verdicts.add(instance) {
+                break;
             }
-        } else {
-            instances.push(Instance {
-                file: &source.name,
-                line: None,
-                text: &source.text,
-                value: source.json()?,
-            });
         }
     }
-    let paint = Paint::for_stdout();
-    let mut out = std::io::stdout().lock();
-    let (mut valid, mut invalid) = (0usize, 0usize);
-    for instance in &instances {
+    Ok(verdicts.finish(started))
+}
+
+/// Validates each JSON Lines file as it is read, one line at a time. Every file is opened
+/// first, so that a missing one stops the run before any output.
+fn stream_lines(args: &Args, verdicts: &mut Verdicts<'_>) -> Result<(), Failure> {
+    let inputs = (args.instances.iter())
+        .map(|path| JsonLines::open(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    for mut input in inputs {
+        loop {
+            if input.may_wait() {
+                verdicts.flush();
+            }
+            let instance = match input.next()? {
+                Next::Value(line, value) => Instance {
+                    file: input.name(),
+                    place: Place::Line(line),
+                    value,
+                },
+                Next::Malformed(failure) => {
+                    verdicts.malformed(&failure);
+                    continue;
+                }
+                Next::End => break,
+            };
+            if !verdicts.add(&instance) {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where verdicts go, and how many of each there were.
+struct Verdicts<'a> {
+    args: &'a Args,
+    compiled: &'a Validator,
+    paint: Paint,
+    out: BufWriter<StdoutLock<'static>>,
+    valid: usize,
+    invalid: usize,
+    /// JSON Lines lines that are not JSON, reported on stderr as they come.
+    malformed: usize,
+}
+
+impl Verdicts<'_> {
+    /// Validates `instance` and writes its verdict; false once standard output is closed.
+    fn add(&mut self, instance: &Instance<'_>) -> bool {
+        let (args, compiled, paint, out) = (self.args, self.compiled, self.paint, &mut self.out);
         let ok = compiled.is_valid(&instance.value);
         if ok {
-            valid += 1;
+            self.valid += 1;
         } else {
-            invalid += 1;
+            self.invalid += 1;
         }
         if args.quiet {
-            continue;
+            return true;
         }
         let written = match args.output {
             Output::Flag => writeln!(out, "{}", serde_json::json!({ "valid": ok })),
@@ -145,25 +210,47 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             Output::Detailed => writeln!(out, "{}", compiled.evaluate(&instance.value).detailed()),
             Output::Verbose => writeln!(out, "{}", compiled.evaluate(&instance.value).verbose()),
             Output::Text if ok => writeln!(out, "{}: {}", instance.label(), paint.good("valid")),
-            Output::Text => write_errors(&mut out, paint, instance, &compiled),
+            Output::Text => write_errors(out, paint, instance, compiled),
         };
         // A closed pipe (`| head`) ends the output, not the verdict.
-        if written.is_err() {
-            break;
+        written.is_ok()
+    }
+
+    /// Reports a line that is not JSON on stderr, after the verdicts before it (even with
+    /// `--quiet`, as any malformed input is).
+    fn malformed(&mut self, failure: &Failure) {
+        self.malformed += 1;
+        self.flush();
+        tell!("mcp-jsonschema: {failure}");
+    }
+
+    /// Writes out the verdicts so far (a closed pipe is not an error here).
+    fn flush(&mut self) {
+        let _ = self.out.flush();
+    }
+
+    /// Ends the output and writes the summary line on stderr.
+    fn finish(mut self, started: Instant) -> Outcome {
+        self.flush();
+        let (valid, invalid, malformed) = (self.valid, self.invalid, self.malformed);
+        if !self.args.quiet {
+            let malformed_part = match malformed {
+                0 => String::new(),
+                n => format!(", {n} malformed"),
+            };
+            tell!(
+                "{valid} valid, {invalid} invalid{malformed_part} ({:.1} ms)",
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
+        if malformed > 0 {
+            Outcome::Malformed
+        } else if invalid > 0 {
+            Outcome::Invalid
+        } else {
+            Outcome::Valid
         }
     }
-    drop(out);
-    if !args.quiet {
-        tell!(
-            "{valid} valid, {invalid} invalid ({:.1} ms)",
-            started.elapsed().as_secs_f64() * 1e3
-        );
-    }
-    Ok(if invalid == 0 {
-        Outcome::Valid
-    } else {
-        Outcome::Invalid
-    })
 }
 
 /// Compiles the schema as the options ask: under the MCP rules, the wire form (root type
@@ -184,7 +271,9 @@ fn compile(args: &Args, schema: &Value) -> Result<Validator, mcp_jsonschema::Sch
     if args.assert_formats {
         options = options.with_format_assertion(true);
     }
-    options = options.with_annotations(args.output.annotates());
+    options = options
+        .with_annotations(args.output.annotates())
+        .with_masked_errors(args.mask);
     Ok(match role {
         Some(role) => ToolSchema::new(role, schema, &options)?.validator().clone(),
         None => options.build(schema)?,
@@ -198,10 +287,12 @@ fn write_errors(
     instance: &Instance<'_>,
     compiled: &Validator,
 ) -> std::io::Result<()> {
-    let first_line = instance.line.unwrap_or(1);
     for error in crate::errors::listed(compiled.iter_errors(&instance.value)) {
         let pointer = error.instance_location();
-        let line = line_of(instance.text, pointer).unwrap_or(1) + first_line - 1;
+        let line = match instance.place {
+            Place::Document(text) => line_of(text, pointer).unwrap_or(1),
+            Place::Line(line) => line,
+        };
         let shown = if pointer.is_empty() {
             "(root)"
         } else {

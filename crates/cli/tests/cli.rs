@@ -119,6 +119,163 @@ fn validate_reads_json_lines_and_standard_input() {
     );
 }
 
+/// The path of the shipped example file `$name` (examples/).
+macro_rules! example {
+    ($name:literal) => {
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/", $name)
+    };
+}
+
+/// The shipped JSON Lines example and its schema.
+const CALLS: &str = example!("get-weather.calls.jsonl");
+const CALLS_SCHEMA: &str = example!("get-weather.schema.json");
+
+#[test]
+fn validate_json_lines_of_the_example_as_the_readme_shows() {
+    let dir = dir_with("validate_jsonl_example", &[]);
+    let calls = std::fs::read_to_string(CALLS).expect("the example");
+    std::fs::write(dir.join("calls.jsonl"), &calls).expect("a copy");
+    let expected = "calls.jsonl:1: valid\n\
+        calls.jsonl:2 (root): missing required property \"city\"\n\
+        calls.jsonl:2 /days: 10 is greater than the maximum of 7\n\
+        calls.jsonl:2 /units: expected one of \"metric\", \"imperial\", got \"kelvin\"\n\
+        calls.jsonl:3 /verbose: property \"verbose\" is not allowed\n";
+    let args = ["validate", "--mcp-input", CALLS_SCHEMA, "--jsonl"];
+    let run = run_in(&dir, &[&args[..], &["calls.jsonl"]].concat(), "");
+    assert_eq!((run.code, run.stdout.as_str()), (1, expected), "{run:?}");
+    assert!(run.stderr.starts_with("1 valid, 2 invalid ("), "{run:?}");
+    // The same from standard input, from CRLF lines without a final line ending, and
+    // from two files in a row.
+    let run = run_in(&dir, &[&args[..], &["-"]].concat(), &calls);
+    assert_eq!(run.stdout, expected.replace("calls.jsonl", "<stdin>"));
+    let crlf = calls.trim_end().replace('\n', "\r\n");
+    let run = run_in(&dir, &[&args[..], &["-"]].concat(), &crlf);
+    assert_eq!(run.stdout, expected.replace("calls.jsonl", "<stdin>"));
+    let run = run_in(&dir, &[&args[..], &["calls.jsonl", "-"]].concat(), &calls);
+    let both = expected.to_string() + &expected.replace("calls.jsonl", "<stdin>");
+    assert_eq!((run.code, &run.stdout), (1, &both), "{run:?}");
+    assert!(run.stderr.starts_with("2 valid, 4 invalid ("), "{run:?}");
+}
+
+#[test]
+fn validate_json_lines_reports_a_bad_line_and_goes_on() {
+    let log = "{\"city\": \"Oslo\"}\r\n{\"city\": }\r\n\r\n{}\r\n[1,\n{\"city\": \"Lima\"}";
+    let dir = dir_with(
+        "validate_jsonl_bad_line",
+        &[("s.json", WEATHER), ("log.jsonl", log)],
+    );
+    let run = run_in(&dir, &["validate", "s.json", "--jsonl", "log.jsonl"], "");
+    // Malformed input still ends the run with exit code 2, after every line was read.
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "log.jsonl:1: valid\n\
+         log.jsonl:4 (root): missing required property \"city\"\n\
+         log.jsonl:6: valid\n"
+    );
+    let stderr: Vec<&str> = run.stderr.lines().collect();
+    assert_eq!(stderr.len(), 3, "{run:?}");
+    assert_eq!(
+        stderr[0],
+        "mcp-jsonschema: log.jsonl:2:10: invalid JSON: expected value"
+    );
+    assert_eq!(
+        stderr[1],
+        "mcp-jsonschema: log.jsonl:5:3: invalid JSON: EOF while parsing a value"
+    );
+    assert!(
+        stderr[2].starts_with("2 valid, 1 invalid, 2 malformed ("),
+        "{run:?}"
+    );
+    // Quiet: the malformed lines are still reported, as malformed input always is.
+    let run = run_in(&dir, &["validate", "-q", "s.json", "--jsonl", "-"], log);
+    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert_eq!(run.stderr.lines().count(), 2, "{run:?}");
+    // The flag output has one unit per instance: the malformed line has none.
+    let args = ["validate", "s.json", "--output", "flag", "--jsonl", "-"];
+    let run = run_in(&dir, &args, log);
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "{\"valid\":true}\n{\"valid\":false}\n{\"valid\":true}\n"
+    );
+}
+
+#[test]
+fn validate_json_lines_reports_a_line_that_is_not_utf8() {
+    let dir = dir_with("validate_jsonl_utf8", &[("s.json", WEATHER)]);
+    let log = b"{\"city\": \"Z\xc3\xbcrich\"}\n{\"city\": \"Z\xfcrich\"}\n{\"city\": \"\"}\n";
+    std::fs::write(dir.join("latin1.jsonl"), log).expect("a test file");
+    let run = run_in(&dir, &["validate", "s.json", "--jsonl", "latin1.jsonl"], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "latin1.jsonl:1: valid\nlatin1.jsonl:3 /city: \"\" is shorter than 1 characters\n"
+    );
+    assert!(
+        run.stderr.starts_with(
+            "mcp-jsonschema: latin1.jsonl:2:12: invalid JSON: not UTF-8 (byte 0xFC)\n\
+             1 valid, 1 invalid, 1 malformed ("
+        ),
+        "{run:?}"
+    );
+}
+
+#[test]
+fn validate_json_lines_of_one_huge_line() {
+    // One call with 200,000 properties that are not allowed, about 2.6 MB on one line.
+    let members: Vec<String> = (0..200_000).map(|i| format!("\"p{i}\": {i}")).collect();
+    let huge = format!("\n{{\"city\": \"Oslo\", {}}}\n", members.join(", "));
+    let dir = dir_with(
+        "validate_jsonl_huge",
+        &[("s.json", WEATHER), ("huge.jsonl", &huge)],
+    );
+    let run = run_in(&dir, &["validate", "s.json", "--jsonl", "huge.jsonl"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 200_000);
+    assert_eq!(lines[0], "huge.jsonl:2 /p0: property \"p0\" is not allowed");
+    assert!(lines.iter().all(|line| line.starts_with("huge.jsonl:2 /p")));
+}
+
+#[test]
+fn validate_mask_leaves_instance_data_out_of_messages() {
+    let secret = r#"{
+  "city": "",
+  "units": "sk-S3CR3T",
+  "x": {"token": "S3CR3T"}
+}"#;
+    let dir = dir_with(
+        "validate_mask",
+        &[("s.json", WEATHER), ("secret.json", secret)],
+    );
+    let run = run_in(&dir, &["validate", "s.json", "secret.json"], "");
+    assert!(run.stdout.contains("S3CR3T"), "unmasked quotes: {run:?}");
+    let run = run_in(&dir, &["validate", "--mask", "s.json", "secret.json"], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "secret.json:2 /city: string is shorter than 1 characters\n\
+         secret.json:3 /units: expected one of \"metric\", \"imperial\", got string\n\
+         secret.json:4 /x: property is not allowed\n"
+    );
+    // The output formats' error texts too.
+    for format in ["basic", "detailed", "verbose"] {
+        let args = [
+            "validate",
+            "--mask",
+            "--output",
+            format,
+            "s.json",
+            "secret.json",
+        ];
+        let run = run_in(&dir, &args, "");
+        assert_eq!(run.code, 1, "{format}: {run:?}");
+        assert!(run.stdout.contains("got string"), "{format}: {run:?}");
+        assert!(!run.stdout.contains("S3CR3T"), "{format}: {run:?}");
+    }
+}
+
 #[test]
 fn validate_flag_output_and_quiet() {
     let dir = dir_with(
@@ -459,10 +616,7 @@ fn bowtie_refuses_what_is_not_the_protocol_without_writing_to_stdout() {
 }
 
 /// The shipped example: the SEP's three demo tools and three with problems.
-const EXAMPLE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../examples/tools-list.json"
-);
+const EXAMPLE: &str = example!("tools-list.json");
 
 #[test]
 fn tools_reports_each_tool_of_the_example() {
@@ -631,13 +785,19 @@ fn a_closed_standard_output_ends_the_output_not_the_run() {
     // Far more output than a pipe holds, so that writes meet the closed end.
     let tool = |i: usize| format!(r#"{{"name": "tool.{i}", "inputSchema": {{"type": "object"}}}}"#);
     let tools: Vec<String> = (0..2_000).map(tool).collect();
+    let calls = "{\"units\": \"kelvin\"}\n".repeat(20_000);
     let dir = dir_with(
         "closed_stdout",
-        &[("many.json", &format!("[{}]", tools.join(",")))],
+        &[
+            ("many.json", &format!("[{}]", tools.join(","))),
+            ("s.json", WEATHER),
+            ("calls.jsonl", &calls),
+        ],
     );
     for args in [
         &["tools", "many.json"][..],
         &["tools", "--format", "json", "many.json"],
+        &["validate", "s.json", "--jsonl", "calls.jsonl"],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
             .args(args)
@@ -651,7 +811,105 @@ fn a_closed_standard_output_ends_the_output_not_the_run() {
         let output = child.wait_with_output().expect("the binary ends");
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-        // Dots in 2,000 names: errors, so exit code 1, as with an open pipe.
+        // Dots in 2,000 names, calls without a city: errors, so exit code 1, as with an
+        // open pipe.
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
     }
+}
+
+/// `tools --stdio` against servers scripted in `sh`: each way a server can fail ends with
+/// a message naming it and exit code 2 (the real SDK servers are in `sdk.rs`).
+#[test]
+fn tools_stdio_says_how_a_server_failed() {
+    let dir = dir_with("tools_stdio_failures", &[]);
+    let refuse = r#"read l; echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"no discover"}}'
+read l; echo '{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"unsupported version"}}'"#;
+    let cases = [
+        (
+            "read l; echo garbage",
+            "the server sent a line that is not JSON-RPC: garbage",
+        ),
+        (
+            "read l; exit 4",
+            "the server exited (exit status: 4) before server/discover was answered",
+        ),
+        ("exec sleep 5", "no answer to initialize within 1 s"),
+        (
+            refuse,
+            "the server refused initialize: -32602 unsupported version",
+        ),
+    ];
+    for (script, expected) in cases {
+        let run = run_in(
+            &dir,
+            &[
+                "tools",
+                "--timeout",
+                "1",
+                "--stdio",
+                "--",
+                "sh",
+                "-c",
+                script,
+            ],
+            "",
+        );
+        assert_eq!(run.code, 2, "{script}: {run:?}");
+        assert!(
+            run.stderr.ends_with(&format!("{expected}\n")),
+            "{script}: {}",
+            run.stderr
+        );
+        assert_eq!(run.stdout, "");
+    }
+    let run = run_in(
+        &dir,
+        &[
+            "tools",
+            "--stdio",
+            "--",
+            "sh",
+            "-c",
+            "echo starting >&2; exit 1",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr.starts_with("[server] starting\n"),
+        "kept apart and marked: {}",
+        run.stderr
+    );
+    let run = run_in(&dir, &["tools", "--stdio", "--", "/nonexistent/server"], "");
+    assert_eq!(run.code, 2);
+    assert!(
+        run.stderr
+            .contains("/nonexistent/server: cannot start the server"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A handshake-era server scripted in `sh`: it refuses `server/discover`, answers
+/// `initialize` and two pages of `tools/list`, and the report covers both pages.
+#[test]
+fn tools_stdio_lists_every_page_of_a_handshake_server() {
+    let dir = dir_with("tools_stdio_pages", &[]);
+    let script = r#"read l; echo '{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}'
+read l; echo '{"jsonrpc":"2.0","id":2,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"sh","version":"0"}}}'
+read l
+read l; echo '{"jsonrpc":"2.0","id":3,"result":{"tools":[{"name":"a","inputSchema":{"type":"object"}}],"nextCursor":"2"}}'
+read l; case "$l" in *'"cursor":"2"'*) echo '{"jsonrpc":"2.0","id":4,"result":{"tools":[{"name":"b","inputSchema":{"type":"array"}}]}}';; esac
+read l"#;
+    let run = run_in(&dir, &["tools", "--stdio", "--", "sh", "-c", script], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(run.stdout.starts_with("a: ok\n"), "{}", run.stdout);
+    assert!(run.stdout.contains("b: 1 error\n  error inputSchema/type: inputSchema must have type \"object\", got \"array\"\n"), "{}", run.stdout);
+    assert!(run.stderr.starts_with("sh -c "), "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains(": sh 0, protocol 2025-11-25, 2 tools listed\n2 tools: 1 errors"),
+        "{}",
+        run.stderr
+    );
 }

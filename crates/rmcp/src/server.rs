@@ -1,8 +1,8 @@
 //! The server side: [`ValidatedRouter`], a drop-in for rmcp's `ToolRouter`.
 
 use crate::{compile, lines};
-use mcp_jsonschema::mcp::{text_fallback, Role, ToolSchema};
-use mcp_jsonschema::SchemaError;
+use mcp_jsonschema::mcp::{invalid_arguments_text, text_fallback, Role, ToolSchema};
+use mcp_jsonschema::{SchemaError, ValidationError};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, Tool};
@@ -20,8 +20,16 @@ pub enum OutputPolicy {
     /// client never receives a result that breaks the tool's promise.
     #[default]
     FailCall,
-    /// Log each problem (`tracing`, level `warn`) and send the result as it is.
+    /// Log each problem (`tracing`, level `warn`) and send the result as it is. The log
+    /// is masked ([`ValidationError::masked`](mcp_jsonschema::ValidationError::masked)):
+    /// tool results carry file contents, tokens and personal data, so each problem names
+    /// types, lengths, JSON Pointers and the schema's own values, never the result's
+    /// (`/temp: expected number, got string`).
     LogAndPass,
+    /// [`LogAndPass`](OutputPolicy::LogAndPass) with each problem quoting the offending
+    /// value (`/temp: expected number, got string "warm"`), for logs that may hold what
+    /// the tools return.
+    LogUnmaskedAndPass,
 }
 
 /// A tool schema that does not compile under the MCP profile: which tool, which schema,
@@ -161,13 +169,9 @@ where
             // Unknown or disabled: rmcp's own answer.
             return self.router.call(context).await;
         };
-        let problems = lines(checked.input.arguments_errors(&mut context.arguments));
-        if !problems.is_empty() {
-            let text = format!(
-                "invalid arguments for tool {:?}:\n{}",
-                context.name(),
-                problems.join("\n")
-            );
+        let errors = checked.input.arguments_errors(&mut context.arguments);
+        if !errors.is_empty() {
+            let text = invalid_arguments_text(context.name(), &errors);
             return Ok(CallToolResult::error(vec![ContentBlock::text(text)]).into());
         }
         let name = context.name().to_string();
@@ -189,15 +193,23 @@ where
             return Ok(());
         };
         if let (Some(output), false) = (&checked.output, result.is_error == Some(true)) {
-            let problems = lines(output.iter_errors(structured));
-            if !problems.is_empty() {
+            let errors: Vec<ValidationError> = output.iter_errors(structured).collect();
+            if !errors.is_empty() {
+                let problems = match self.output_policy {
+                    OutputPolicy::LogAndPass => (errors.iter())
+                        .map(|error| error.masked().to_string())
+                        .collect(),
+                    OutputPolicy::FailCall | OutputPolicy::LogUnmaskedAndPass => lines(errors),
+                };
                 let message = format!(
                     "tool {name:?} returned structured content that its outputSchema rejects: {}",
                     problems.join("; ")
                 );
                 match self.output_policy {
                     OutputPolicy::FailCall => return Err(ErrorData::internal_error(message, None)),
-                    OutputPolicy::LogAndPass => tracing::warn!("{message}"),
+                    OutputPolicy::LogAndPass | OutputPolicy::LogUnmaskedAndPass => {
+                        tracing::warn!("{message}")
+                    }
                 }
             }
         }

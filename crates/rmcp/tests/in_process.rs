@@ -1,8 +1,8 @@
 //! A real rmcp server and a real rmcp client, connected in process over
 //! `tokio::io::duplex`, with tools defined by rmcp's own macros and schemars types: valid
 //! calls reach the tool, invalid ones come back as tool errors with one line per error, a
-//! wrong structured result is caught on both sides, and every schema rmcp generates
-//! compiles under the MCP profile.
+//! wrong structured result is caught on both sides (or logged, masked by default), and
+//! every schema rmcp generates compiles under the MCP profile.
 
 use mcp_jsonschema_rmcp::{call_tool, CallError, OutputPolicy, OutputSchemas, ValidatedRouter};
 use rmcp::handler::server::router::tool::ToolRouter;
@@ -17,7 +17,7 @@ use rmcp::{tool, tool_handler, tool_router, ServerHandler};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -279,7 +279,9 @@ async fn tools_are_listed_in_wire_form_as_each_version_carries_them() {
 }
 
 #[tokio::test]
+#[allow(clippy::await_holding_lock)] // See `LOGGING`.
 async fn structured_content_is_checked_on_both_sides_in_both_versions() {
+    let _turn = LOGGING.lock().unwrap_or_else(|e| e.into_inner());
     for version in [LEGACY, SEP_2106] {
         // The server refuses to send the buggy result...
         let client = connect(Weather::new(OutputPolicy::FailCall), version.clone());
@@ -326,6 +328,87 @@ async fn structured_content_is_checked_on_both_sides_in_both_versions() {
         let unknown = CallToolResult::structured(json!("anything"));
         assert_eq!(schemas.check("no-such-tool", &unknown), Ok(()));
         client.cancel().await.expect("the client closes");
+    }
+}
+
+/// The `warn` events this crate logs, as text: a subscriber of its own (for the current
+/// thread, where a current-thread runtime runs the server too).
+#[derive(Clone, Default)]
+struct Warnings(Arc<Mutex<Vec<String>>>);
+
+/// Taken by the tests that make the server log, so that they take turns: `tracing` keeps
+/// whether a log call has a subscriber process-wide, and a thread that first reaches the
+/// call while another sets its subscriber can leave it "none" for both. Each test holds
+/// it across its awaits, which cannot deadlock: each runs on a runtime of its own, and
+/// takes it once, first.
+static LOGGING: Mutex<()> = Mutex::new(());
+
+impl Warnings {
+    fn taken(&self) -> Vec<String> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+impl tracing::Subscriber for Warnings {
+    fn enabled(&self, metadata: &tracing::Metadata<'_>) -> bool {
+        *metadata.level() == tracing::Level::WARN
+            && metadata.target().starts_with("mcp_jsonschema_rmcp")
+    }
+    fn new_span(&self, _: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        tracing::span::Id::from_u64(1)
+    }
+    fn record(&self, _: &tracing::span::Id, _: &tracing::span::Record<'_>) {}
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, event: &tracing::Event<'_>) {
+        struct Message(String);
+        impl tracing::field::Visit for Message {
+            fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+                if field.name() == "message" {
+                    self.0 = format!("{value:?}");
+                }
+            }
+        }
+        let mut message = Message(String::new());
+        event.record(&mut message);
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(message.0);
+    }
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+#[allow(clippy::await_holding_lock)] // See `LOGGING`.
+async fn log_and_pass_logs_masked_problems_unless_told_otherwise() {
+    let _turn = LOGGING.lock().unwrap_or_else(|e| e.into_inner());
+    let warnings = Warnings::default();
+    let _logging = tracing::subscriber::set_default(warnings.clone());
+    let prefix = "tool \"buggy-temperature\" returned structured content that its \
+                  outputSchema rejects: ";
+    for (policy, problem) in [
+        (
+            OutputPolicy::LogAndPass,
+            "/temp: expected number, got string",
+        ),
+        (
+            OutputPolicy::LogUnmaskedAndPass,
+            "/temp: expected number, got string \"warm\"",
+        ),
+    ] {
+        let client = connect(Weather::new(policy), SEP_2106);
+        let result = (client
+            .call_tool(CallToolRequestParams::new("buggy-temperature"))
+            .await)
+            .expect("passed on");
+        assert_eq!(result.structured_content, Some(json!({"temp": "warm"})));
+        client.cancel().await.expect("the client closes");
+        assert_eq!(
+            warnings.taken(),
+            [format!("{prefix}{problem}")],
+            "{policy:?}"
+        );
     }
 }
 

@@ -1,0 +1,309 @@
+//! `mcp-jsonschema proxy` over stdio, run as a client would run it, in front of servers
+//! scripted in `sh` (every Unix has one): what passes, what the proxy answers itself, the
+//! server's exit status and shutdown; and what the HTTP proxy answers without a server.
+//! The real SDKs are driven through both in `sdk.rs`.
+
+mod common;
+
+use common::HttpProxy;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A scratch directory for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("proxy")
+        .join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// A server in `sh`: records every line it reads to `record`, answers `tools/list` with
+/// one tool (`get_weather`, `city` required, `units` an enum, and an output schema),
+/// `tools/call` with a result whose structured content is `structured`, and anything
+/// with an id with an empty result; writes `ping` to its stderr when it starts.
+fn weather_server(record: &Path, structured: &str) -> Vec<String> {
+    let tools = json!({"tools": [{
+        "name": "get_weather",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"city": {"type": "string"}, "units": {"enum": ["metric", "imperial"]}},
+            "required": ["city"]
+        },
+        "outputSchema": {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]}
+    }]});
+    let script = format!(
+        r#"echo ping >&2
+while IFS= read -r line; do
+  printf '%s\n' "$line" >> '{record}'
+  id=$(printf '%s' "$line" | sed -n 's/.*"id":\([^,}}]*\).*/\1/p')
+  case "$line" in
+    *'"tools/list"'*) printf '{{"jsonrpc":"2.0","id":%s,"result":%s}}\n' "$id" '{tools}' ;;
+    *'"tools/call"'*) printf '{{"jsonrpc":"2.0","id":%s,"result":{{"content":[],"structuredContent":%s}}}}\n' "$id" '{structured}' ;;
+    *'"id"'*) printf '{{"jsonrpc":"2.0","id":%s,"result":{{}}}}\n' "$id" ;;
+  esac
+done"#,
+        record = record.display(),
+    );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+/// A proxy run: its standard input is written line by line, each answer awaited.
+struct Proxy {
+    child: std::process::Child,
+    input: std::process::ChildStdin,
+    output: BufReader<std::process::ChildStdout>,
+}
+
+impl Proxy {
+    fn start(options: &[&str], server: &[String]) -> Proxy {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+            .arg("proxy")
+            .args(options)
+            .arg("--")
+            .args(server)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the proxy starts");
+        let input = child.stdin.take().expect("piped");
+        let output = BufReader::new(child.stdout.take().expect("piped"));
+        Proxy {
+            child,
+            input,
+            output,
+        }
+    }
+
+    fn send(&mut self, message: &str) {
+        writeln!(self.input, "{message}").expect("the proxy reads");
+    }
+
+    fn receive(&mut self) -> Value {
+        let mut line = String::new();
+        self.output.read_line(&mut line).expect("the proxy writes");
+        serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+    }
+
+    fn ask(&mut self, message: Value) -> Value {
+        self.send(&message.to_string());
+        self.receive()
+    }
+
+    /// Closes the proxy's input and waits for it: its exit code and standard error.
+    fn finish(mut self) -> (i32, String) {
+        drop(self.input);
+        let mut rest = String::new();
+        let _ = std::io::Read::read_to_string(&mut self.output, &mut rest);
+        let output = self.child.wait_with_output().expect("the proxy ends");
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        (output.status.code().unwrap_or(-1), stderr)
+    }
+}
+
+fn call(id: u32, arguments: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": "get_weather", "arguments": arguments}})
+}
+
+#[test]
+fn checked_calls_pass_bad_ones_are_answered_and_everything_else_is_untouched() {
+    let dir = scratch("checked");
+    let record = dir.join("record");
+    let log = dir.join("log.jsonl");
+    let log_arg = log.to_str().unwrap();
+    let mut proxy = Proxy::start(
+        &["--log", log_arg],
+        &weather_server(&record, r#"{"temp":4.5}"#),
+    );
+    let unknown = r#"{"jsonrpc":"2.0","id":"u","method":"vendor/thing","params":[1,{"x":null}]}"#;
+    proxy.send(unknown);
+    assert_eq!(
+        proxy.receive(),
+        json!({"jsonrpc": "2.0", "id": "u", "result": {}})
+    );
+    let listed = proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    assert_eq!(listed["result"]["tools"][0]["name"], "get_weather");
+    let passed = proxy.ask(call(2, json!({"city": "Oslo", "units": "metric"})));
+    assert_eq!(passed["result"]["structuredContent"], json!({"temp": 4.5}));
+    let refused = proxy.ask(call(3, json!({"city": "Oslo", "units": "kelvin"})));
+    assert_eq!(refused["id"], 3);
+    assert_eq!(refused["result"]["isError"], true);
+    assert_eq!(
+        refused["result"]["content"][0]["text"],
+        "invalid arguments for tool \"get_weather\":\n/units: expected one of \"metric\", \"imperial\", got \"kelvin\""
+    );
+    let garbage = proxy.ask(json!("not an object"));
+    assert_eq!(garbage["error"]["code"], -32600);
+    proxy.send("{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"tools/call\",\"params\":{\"name\":\"get_weather\",\"arguments\":{\"city\":NaN}}}");
+    assert_eq!(proxy.receive()["error"]["code"], -32700);
+    let (code, stderr) = proxy.finish();
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.starts_with("ping\n"),
+        "the server's stderr is the proxy's: {stderr}"
+    );
+    assert!(stderr.contains("tool \"get_weather\": arguments rejected: /units: expected one of \"metric\", \"imperial\", got string"), "{stderr}");
+    // The server saw the messages byte for byte, and never the bad calls.
+    let seen = std::fs::read_to_string(&record).unwrap();
+    let seen: Vec<&str> = seen.lines().collect();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    assert_eq!(seen[0], unknown);
+    assert!(seen[2].contains("\"metric\""));
+    let log = std::fs::read_to_string(&log).unwrap();
+    let verdicts: Vec<Value> = log
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .map(|d| json!([d["check"], d["verdict"], d["id"]]))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            json!(["arguments", "passed", 2]),
+            json!(["output", "passed", 2]),
+            json!(["arguments", "rejected", 3])
+        ]
+    );
+}
+
+#[test]
+fn a_result_that_breaks_the_output_schema_fails_or_is_passed_with_a_warning() {
+    let dir = scratch("output");
+    let server = weather_server(&dir.join("record"), r#"{"temp":"warm"}"#);
+    let mut proxy = Proxy::start(&[], &server);
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let failed = proxy.ask(call(2, json!({"city": "Oslo"})));
+    assert_eq!(failed["error"]["code"], -32603);
+    assert_eq!(
+        failed["error"]["message"],
+        "tool \"get_weather\" returned structured content that its outputSchema rejects: /temp: expected number, got string \"warm\""
+    );
+    assert_eq!(proxy.finish().0, 0);
+
+    let mut proxy = Proxy::start(&["--on-bad-output", "warn"], &server);
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let passed = proxy.ask(call(2, json!({"city": "Oslo"})));
+    assert_eq!(passed["result"]["structuredContent"]["temp"], "warm");
+    let (_, stderr) = proxy.finish();
+    assert!(
+        stderr
+            .contains("tool \"get_weather\": output warned: /temp: expected number, got string\n"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_call_before_any_listing_waits_for_the_proxys_own() {
+    let dir = scratch("own_listing");
+    let record = dir.join("record");
+    let mut proxy = Proxy::start(&[], &weather_server(&record, r#"{"temp":1}"#));
+    let refused = proxy.ask(call(7, json!({"units": "metric"})));
+    assert_eq!(refused["id"], 7);
+    assert_eq!(refused["result"]["isError"], true);
+    let passed = proxy.ask(call(8, json!({"city": "Oslo"})));
+    assert_eq!(passed["id"], 8);
+    proxy.finish();
+    let seen = std::fs::read_to_string(&record).unwrap();
+    let methods: Vec<String> = (seen.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["method"].to_string())
+        .collect();
+    assert_eq!(methods, ["\"tools/list\"", "\"tools/call\""]);
+}
+
+#[test]
+fn the_proxy_exits_with_the_servers_status() {
+    let server = ["sh".to_string(), "-c".into(), "read line; exit 3".into()];
+    let mut proxy = Proxy::start(&[], &server);
+    proxy.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+    assert_eq!(proxy.finish().0, 3);
+    // A server that ignores the end of its input is killed after a grace period.
+    let started = Instant::now();
+    let server = ["sh".to_string(), "-c".into(), "exec sleep 30".into()];
+    let (code, _) = Proxy::start(&[], &server).finish();
+    assert_eq!(code, 128 + 9);
+    assert!(started.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_server_that_cannot_start_is_a_usage_error() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args(["proxy", "--", "/nonexistent/server"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("mcp-jsonschema: /nonexistent/server: cannot start the server:"),
+        "{stderr}"
+    );
+}
+
+/// What the HTTP proxy answers itself, without a server: what it cannot read, what is
+/// too large, and an upstream that is not there (and it keeps serving after each).
+#[test]
+fn the_http_proxy_answers_what_it_cannot_pass() {
+    // A port nothing listens on: bound, then released.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let upstream = format!("http://127.0.0.1:{port}/mcp");
+    let proxy = HttpProxy::start(&["--max-message-size", "1000"], &upstream, std::io::sink());
+    let (status, body) = proxy.post(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}");
+    assert_eq!(status, 400);
+    let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(
+        answer["error"]["message"],
+        "parse error: the message is not UTF-8"
+    );
+    let (status, body) = proxy.post(&[b' '; 1001]);
+    assert_eq!(status, 413, "{body}");
+    let (status, body) = proxy.post(b"[1, 2]");
+    assert_eq!(status, 200, "the guard's own answer: {body}");
+    let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    assert_eq!(answer["error"]["code"], -32600);
+    let (status, body) = proxy.post(call(1, json!({"city": "Oslo"})).to_string().as_bytes());
+    assert_eq!(status, 502, "{body}");
+    let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("cannot connect"), "{message}");
+}
+
+#[test]
+fn the_http_proxy_needs_both_ends_and_an_address() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+            .arg("proxy")
+            .args(args)
+            .output()
+            .expect("the proxy runs")
+    };
+    let output = run(&["--listen", "127.0.0.1:0"]);
+    assert_eq!(output.status.code(), Some(2), "--upstream is required");
+    let output = run(&[
+        "--listen",
+        "127.0.0.1:0",
+        "--upstream",
+        "https://a.example/mcp",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("https is not supported"), "{stderr}");
+    let output = run(&[
+        "--listen",
+        "no-such-address",
+        "--upstream",
+        "http://127.0.0.1:1/",
+    ]);
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("mcp-jsonschema: --listen no-such-address:"),
+        "{stderr}"
+    );
+}

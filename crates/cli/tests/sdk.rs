@@ -1,0 +1,661 @@
+//! The proxy between real MCP SDKs, no mocks: servers built on the Python SDK (`mcp` 2.3.0
+//! from PyPI) and the TypeScript SDK (`@modelcontextprotocol/sdk` 1.32.2 from npm), each
+//! driven by a real client of either SDK through `mcp-jsonschema proxy`, over stdio
+//! (`proxy -- SERVER`) and over Streamable HTTP (`proxy --listen --upstream`). The servers
+//! validate nothing themselves and record every `tools/call` they receive; each test
+//! asserts what the client got back, what the server received, and that no invalid call
+//! reached it (`tests/sdk/`: the servers, the clients, the tools and the calls).
+//!
+//! The SDKs are installed on first use into `target/tmp/sdk-env/` (a venv, and an npm
+//! prefix) and kept there. Where Python >= 3.10 with venv, or node >= 18 with npm, is
+//! missing, the tests that need it print that they skipped and pass; the reasons are
+//! also written to `target/tmp/sdk-env/SKIPPED`, which `scripts/test.sh` prints.
+
+mod common;
+
+use common::HttpProxy;
+use serde_json::{json, Value};
+use std::io::Read;
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+const PYTHON_SDK: &str = "mcp==2.3.0";
+const TYPESCRIPT_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
+/// How long one client run (its proxy and server included) may take.
+const RUN_LIMIT: Duration = Duration::from_secs(120);
+
+/// The SDK a server or client is built on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Sdk {
+    Python,
+    TypeScript,
+}
+
+/// Where each SDK's interpreter is, once installed, or why it is not.
+struct Setup {
+    python: Result<PathBuf, String>,
+    node: Result<PathBuf, String>,
+}
+
+fn env_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("sdk-env")
+}
+
+fn sources() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/sdk")
+}
+
+fn setup() -> &'static Setup {
+    static SETUP: OnceLock<Setup> = OnceLock::new();
+    SETUP.get_or_init(|| {
+        let dir = env_dir();
+        std::fs::create_dir_all(&dir).expect("target/tmp/sdk-env");
+        let _ = std::fs::remove_file(dir.join("SKIPPED"));
+        Setup {
+            python: python(&dir),
+            node: node(&dir),
+        }
+    })
+}
+
+/// Runs `command`, returning its standard output, or its output as the error.
+fn output(command: &mut Command) -> Result<String, String> {
+    let shown = format!("{command:?}");
+    match command.output() {
+        Ok(out) if out.status.success() => Ok(String::from_utf8_lossy(&out.stdout).into_owned()),
+        Ok(out) => Err(format!(
+            "{shown}: {}\n{}{}",
+            out.status,
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )),
+        Err(e) => Err(format!("{shown}: {e}")),
+    }
+}
+
+/// The venv's Python with the Python SDK installed (installed now if needed).
+fn python(dir: &Path) -> Result<PathBuf, String> {
+    let venv = dir.join("venv");
+    let python = venv.join("bin/python");
+    let marker = venv.join(format!(".installed-{PYTHON_SDK}"));
+    if marker.exists() {
+        return Ok(python);
+    }
+    let check = "import sys, venv; sys.exit(0 if sys.version_info >= (3, 10) else 1)";
+    output(Command::new("python3").args(["-c", check]))
+        .map_err(|_| "no python3 >= 3.10 with venv on this machine".to_string())?;
+    output(
+        Command::new("python3")
+            .args(["-m", "venv", "--clear"])
+            .arg(&venv),
+    )
+    .map_err(|e| format!("python3 cannot make a venv with pip (python3-venv missing?): {e}"))?;
+    let install = output(Command::new(&python).args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+        PYTHON_SDK,
+    ]));
+    if let Err(e) = install {
+        panic!("installing {PYTHON_SDK} failed: {e}");
+    }
+    std::fs::write(&marker, "").expect("the venv's marker");
+    Ok(python)
+}
+
+/// `node`, with the TypeScript SDK installed beside copies of the scripts.
+fn node(dir: &Path) -> Result<PathBuf, String> {
+    let prefix = dir.join("node");
+    let version = output(Command::new("node").arg("--version"))
+        .map_err(|_| "no node on this machine".to_string())?;
+    let major: u32 = (version.trim().trim_start_matches('v').split('.').next())
+        .and_then(|major| major.parse().ok())
+        .unwrap_or(0);
+    if major < 18 {
+        return Err(format!("node {} is older than 18", version.trim()));
+    }
+    let marker = prefix.join(format!(".installed-{}", TYPESCRIPT_SDK.replace('/', "+")));
+    if !marker.exists() {
+        output(Command::new("npm").arg("--version"))
+            .map_err(|_| "no npm on this machine".to_string())?;
+        std::fs::create_dir_all(&prefix).expect("the npm prefix");
+        let install = output(
+            Command::new("npm")
+                .args([
+                    "install",
+                    "--no-audit",
+                    "--no-fund",
+                    "--loglevel=error",
+                    "--prefix",
+                ])
+                .arg(&prefix)
+                .arg(TYPESCRIPT_SDK),
+        );
+        if let Err(e) = install {
+            panic!("installing {TYPESCRIPT_SDK} failed: {e}");
+        }
+        std::fs::write(&marker, "").expect("the npm prefix's marker");
+    }
+    // Node finds packages beside the importing script: the scripts run from the prefix.
+    for file in ["server.mjs", "client.mjs", "tools.json", "calls.json"] {
+        std::fs::copy(sources().join(file), prefix.join(file)).expect("a script copied");
+    }
+    Ok(PathBuf::from("node"))
+}
+
+/// The interpreter and script of `sdk`'s `role` (`server` or `client`), or why it is
+/// skipped (printed, and added to the SKIPPED file).
+fn program(sdk: Sdk, role: &str) -> Option<Vec<String>> {
+    let setup = setup();
+    let found = match sdk {
+        Sdk::Python => (setup.python.as_ref())
+            .map(|python| vec![path(python), path(&sources().join(format!("{role}.py")))]),
+        Sdk::TypeScript => (setup.node.as_ref()).map(|node| {
+            let script = env_dir().join("node").join(format!("{role}.mjs"));
+            vec![path(node), path(&script)]
+        }),
+    };
+    match found {
+        Ok(program) => Some(program),
+        Err(why) => {
+            static SKIPPED: Mutex<()> = Mutex::new(());
+            let _one_at_a_time = SKIPPED.lock();
+            let line = format!("SKIPPED the {sdk:?} SDK tests: {why}");
+            println!("{line}");
+            let file = env_dir().join("SKIPPED");
+            let known = std::fs::read_to_string(&file).unwrap_or_default();
+            if !known.contains(&line) {
+                let _ = std::fs::write(&file, format!("{known}{line}\n"));
+            }
+            None
+        }
+    }
+}
+
+fn path(path: &Path) -> String {
+    path.to_str().expect("a UTF-8 path").to_string()
+}
+
+/// A scratch directory for one case.
+fn scratch(case: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("sdk")
+        .join(case);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Runs `command` to its end within [`RUN_LIMIT`]: its standard output.
+fn run(command: &mut Command, what: &str) -> String {
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("{what}: {e}"));
+    let mut stdout = child.stdout.take().expect("piped");
+    let mut stderr = child.stderr.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let started = Instant::now();
+    let mut text = String::new();
+    let reading = std::thread::spawn(move || {
+        let _ = stdout.read_to_string(&mut text);
+        text
+    });
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("the client's status") {
+            break status;
+        }
+        if started.elapsed() > RUN_LIMIT {
+            let _ = child.kill();
+            panic!("{what}: still running after {RUN_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = reading.join().expect("stdout read");
+    let errors = reader.join().expect("stderr read");
+    assert!(status.success(), "{what}: {status}\n{text}\n{errors}");
+    text
+}
+
+/// The proxy's command line, before the server's.
+fn proxy(log: &Path) -> Vec<String> {
+    vec![
+        env!("CARGO_BIN_EXE_mcp-jsonschema").to_string(),
+        "proxy".into(),
+        "--log".into(),
+        path(log),
+    ]
+}
+
+/// One run of a client through the proxy to a server.
+struct Case {
+    name: String,
+    server: Vec<String>,
+    client: Vec<String>,
+    dir: PathBuf,
+    /// What the server received.
+    record: PathBuf,
+    /// The proxy's `--log`.
+    log: PathBuf,
+}
+
+/// The programs and scratch files of case `name`, `None` if an SDK is missing.
+fn prepare(name: String, server: Sdk, client: Sdk) -> Option<Case> {
+    let (Some(server), Some(client)) = (program(server, "server"), program(client, "client"))
+    else {
+        return None;
+    };
+    let dir = scratch(&name);
+    Some(Case {
+        record: dir.join("record.jsonl"),
+        log: dir.join("log.jsonl"),
+        name,
+        server,
+        client,
+        dir,
+    })
+}
+
+/// `client` calling `server` through the stdio proxy.
+fn stdio(server: Sdk, client: Sdk) {
+    let name = format!("stdio-{server:?}-server-{client:?}-client").to_lowercase();
+    let Some(case) = prepare(name, server, client) else {
+        return;
+    };
+    let mut command = Command::new(&case.client[0]);
+    command
+        .args(&case.client[1..])
+        .arg("stdio")
+        .args(proxy(&case.log))
+        .arg("--")
+        .args(&case.server)
+        .arg("stdio")
+        .env("MCP_RECORD", &case.record)
+        .current_dir(&case.dir);
+    let report = run(&mut command, &case.name);
+    check(server, client, &report, &case.record, &case.log);
+}
+
+/// A child process killed when the test is done with it (or fails).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A port free a moment ago, for a server that takes its port on the command line.
+fn free_port() -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("a free port");
+    listener.local_addr().expect("its address").port()
+}
+
+/// How a server over HTTP answers a request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Answers {
+    /// With an SSE stream (the SDKs' default).
+    Sse,
+    /// With a JSON body.
+    Json,
+}
+
+/// Starts `server` over Streamable HTTP on a free port, recording its calls to `record`;
+/// returns once it accepts connections.
+fn serve_http(server: &[String], answers: Answers, record: &Path, case: &str) -> (Running, u16) {
+    let port = free_port();
+    let running = Running(
+        Command::new(&server[0])
+            .args(&server[1..])
+            .args(["http", &port.to_string()])
+            .args((answers == Answers::Json).then_some("json"))
+            .env("MCP_RECORD", record)
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("{case}: the server: {e}")),
+    );
+    let started = Instant::now();
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            started.elapsed() < RUN_LIMIT,
+            "{case}: the server never listened"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (running, port)
+}
+
+/// The HTTP proxy in front of the server at `port`, logging to the case's log; what it
+/// says on standard error (its decisions, as the log has them) is kept beside the log.
+fn http_proxy(case: &Case, port: u16) -> HttpProxy {
+    let stderr = std::fs::File::create(case.dir.join("proxy.stderr")).expect("a scratch file");
+    let upstream = format!("http://127.0.0.1:{port}/mcp");
+    HttpProxy::start(&["--log", &path(&case.log)], &upstream, stderr)
+}
+
+/// `client` calling `server` through the HTTP proxy, both on the loopback interface.
+fn http(server: Sdk, client: Sdk, answers: Answers) {
+    let name = format!("http-{answers:?}-{server:?}-server-{client:?}-client").to_lowercase();
+    let Some(case) = prepare(name, server, client) else {
+        return;
+    };
+    let (_server, port) = serve_http(&case.server, answers, &case.record, &case.name);
+    let proxy = http_proxy(&case, port);
+    let mut command = Command::new(&case.client[0]);
+    command
+        .args(&case.client[1..])
+        .args(["http", &format!("http://{}/mcp", proxy.address)])
+        .current_dir(&case.dir);
+    let report = run(&mut command, &case.name);
+    check(server, client, &report, &case.record, &case.log);
+}
+
+/// A 2026-07-28 client's calls to a stateless server (the Python SDK's), each on a new
+/// connection and without a listing first, as a gateway might send them: the proxy lists
+/// the tools itself (with the call's headers and `_meta`) before deciding each call.
+#[test]
+fn http_calls_before_any_listing_python_server() {
+    let name = "http-calls-before-listing-python-server".to_string();
+    let Some(case) = prepare(name, Sdk::Python, Sdk::Python) else {
+        return;
+    };
+    let (_server, port) = serve_http(&case.server, Answers::Sse, &case.record, &case.name);
+    let proxy = http_proxy(&case, port);
+    let meta = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let call = |id: u32, arguments: Value| {
+        let call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "get_weather", "arguments": arguments, "_meta": meta}});
+        let headers = "mcp-protocol-version: 2026-07-28\r\nmcp-method: tools/call\r\n\
+                       mcp-name: get_weather\r\n";
+        let (status, body) = proxy.post_with(headers, call.to_string().as_bytes());
+        assert_eq!(status, 200, "{body}");
+        serde_json::from_str::<Value>(&body).unwrap_or_else(|e| panic!("{e}: {body}"))
+    };
+    let bad = call(1, json!({"city": "Oslo", "units": "kelvin"}));
+    assert_eq!(bad["result"]["isError"], true, "{bad}");
+    assert_eq!(
+        bad["result"]["content"][0]["text"],
+        "invalid arguments for tool \"get_weather\":\n\
+         /units: expected one of \"metric\", \"imperial\", got \"kelvin\""
+    );
+    assert_eq!(bad["result"]["resultType"], "complete");
+    let good = call(2, json!({"city": "Oslo"}));
+    assert_eq!(
+        good["result"]["structuredContent"]["city"], "Oslo",
+        "{good}"
+    );
+    let bad_output = call(3, json!({"city": "Nowhere"}));
+    assert_eq!(bad_output["error"]["code"], -32603, "{bad_output}");
+    let received: Vec<Value> = (lines(&case.record).into_iter())
+        .map(|r| r["arguments"].clone())
+        .collect();
+    assert_eq!(
+        received,
+        [json!({"city": "Oslo"}), json!({"city": "Nowhere"})]
+    );
+}
+
+/// Parses JSON Lines.
+fn lines(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    text.lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// What a client must have got, a server received and the proxy logged.
+fn check(server: Sdk, client: Sdk, report: &str, record: &Path, log: &Path) {
+    let report: Value = serde_json::from_str(report).unwrap_or_else(|e| panic!("{e}: {report}"));
+    let both_python = server == Sdk::Python && client == Sdk::Python;
+    // The Python SDKs speak 2026-07-28 together; anything with the TypeScript SDK 1.x the
+    // handshake era: the proxy carries both.
+    let protocol = if both_python {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
+    assert_eq!(report["protocol"], protocol, "{report}");
+    // The tool whose schema does not compile is hidden.
+    assert_eq!(
+        report["tools"],
+        json!(["find-by-id-or-name", "get_hourly", "get_weather"])
+    );
+    let weather = &report["good-weather"];
+    assert_eq!(weather["isError"], false, "{weather}");
+    assert_eq!(weather["structured"]["city"], "Oslo");
+    assert_eq!(
+        weather["structured"]["hours"].as_array().map(Vec::len),
+        Some(4)
+    );
+    assert_eq!(report["good-find"]["isError"], false);
+    let found: Value =
+        serde_json::from_str(report["good-find"]["text"][0].as_str().unwrap()).unwrap();
+    assert_eq!(found, json!({"id": 7, "name": "?"}));
+    // An array output schema: on 2026-07-28 only (see server.py).
+    let hourly = &report["good-hourly"];
+    assert_eq!(hourly["isError"], false);
+    match both_python {
+        true => assert_eq!(
+            hourly["structured"].as_array().map(Vec::len),
+            Some(2),
+            "{hourly}"
+        ),
+        false => assert_eq!(hourly["structured"], Value::Null),
+    }
+    let refusals = [
+        (
+            "bad-nested-enum",
+            "invalid arguments for tool \"get_weather\":\n\
+             /units: expected one of \"metric\", \"imperial\", got \"kelvin\"\n\
+             /where: missing required property \"lon\"\n\
+             /where/lat: expected number, got string \"59.9\"; send the number itself, not a JSON-encoded string",
+        ),
+        (
+            "bad-one-of",
+            "invalid arguments for tool \"find-by-id-or-name\":\n\
+             (root): {\"id\":7,\"name\":\"seven\"} is valid under more than one of the schemas in oneOf (#0 and #1)",
+        ),
+        (
+            "bad-missing",
+            "invalid arguments for tool \"get_weather\":\n(root): missing required property \"city\"",
+        ),
+        (
+            "bad-misspelt",
+            "invalid arguments for tool \"get_weather\":\n\
+             /unit: property \"unit\" is not allowed; did you mean \"units\"?",
+        ),
+    ];
+    for (label, text) in refusals {
+        assert_eq!(report[label]["isError"], true, "{label}: {}", report[label]);
+        assert_eq!(report[label]["text"], json!([text]), "{label}");
+    }
+    assert_eq!(report["hidden"]["isError"], true);
+    let hidden = report["hidden"]["text"][0].as_str().unwrap_or_default();
+    assert!(
+        hidden.starts_with("tool \"broken\" is not available: its inputSchema does not compile"),
+        "{hidden}"
+    );
+    let failed = &report["bad-output"];
+    assert_eq!(failed["error"], -32603, "{failed}");
+    let message = failed["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("tool \"get_weather\" returned structured content that its outputSchema rejects: /city: expected string, got integer 0;"),
+        "{message}"
+    );
+    // The server received the valid calls and the one whose result it got wrong, in order,
+    // as sent; never an invalid one.
+    let calls: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(sources().join("calls.json")).unwrap())
+            .unwrap();
+    let sent = |label: &str| {
+        let call = calls
+            .iter()
+            .find(|c| c[0] == label)
+            .expect("a call of calls.json");
+        json!({"tool": call[1], "arguments": call[2]})
+    };
+    let received: Vec<Value> = (lines(record).into_iter())
+        .map(|r| json!({"tool": r["tool"], "arguments": r["arguments"]}))
+        .collect();
+    assert_eq!(
+        received,
+        ["good-weather", "good-find", "good-hourly", "bad-output"].map(sent),
+        "what the server received"
+    );
+    // The proxy's log: one line per decision.
+    let decisions: Vec<String> = (lines(log).iter())
+        .map(|d| {
+            format!(
+                "{} {} {}",
+                d["tool"].as_str().unwrap_or("-"),
+                d["check"].as_str().unwrap(),
+                d["verdict"].as_str().unwrap()
+            )
+        })
+        .collect();
+    for expected in [
+        "broken schema hidden",
+        "get_weather arguments rejected",
+        "find-by-id-or-name arguments rejected",
+        "broken arguments hidden",
+        "get_weather output failed",
+        "get_weather output passed",
+    ] {
+        assert!(
+            decisions.iter().any(|d| d == expected),
+            "{expected} in {decisions:?}"
+        );
+    }
+    let rejected = decisions
+        .iter()
+        .filter(|d| d.ends_with("arguments rejected"))
+        .count();
+    assert_eq!(rejected, 4, "{decisions:?}");
+}
+
+/// `tools --stdio` on a real server of `sdk`: the report on its four tools.
+fn tools_stdio(sdk: Sdk) {
+    let Some(server) = program(sdk, "server") else {
+        return;
+    };
+    let dir = scratch(&format!("tools-stdio-{sdk:?}").to_lowercase());
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args(["tools", "--format", "json", "--stdio", "--"])
+        .args(&server)
+        .arg("stdio")
+        .env("MCP_RECORD", dir.join("record.jsonl"))
+        .output()
+        .expect("the command runs");
+    check_tools(sdk, &output);
+}
+
+/// `tools --http` on a real server of `sdk` over Streamable HTTP: the same report.
+fn tools_http(sdk: Sdk) {
+    let Some(server) = program(sdk, "server") else {
+        return;
+    };
+    let case = format!("tools-http-{sdk:?}").to_lowercase();
+    let dir = scratch(&case);
+    let (_server, port) = serve_http(&server, Answers::Sse, &dir.join("record.jsonl"), &case);
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args(["tools", "--format", "json", "--http"])
+        .arg(format!("http://127.0.0.1:{port}/mcp"))
+        .output()
+        .expect("the command runs");
+    check_tools(sdk, &output);
+}
+
+/// What `tools` must report on the test servers' four tools.
+fn check_tools(sdk: Sdk, output: &std::process::Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "the broken tool is an error: {stderr}"
+    );
+    let (name, protocol) = match sdk {
+        Sdk::Python => ("python-sdk-server 1", "2026-07-28"),
+        Sdk::TypeScript => ("typescript-sdk-server 1", "2025-11-25"),
+    };
+    assert!(
+        stderr.contains(&format!(": {name}, protocol {protocol}, 4 tools listed\n")),
+        "{stderr}"
+    );
+    let report: Value = serde_json::from_slice(&output.stdout).expect("a JSON report");
+    let verdicts: Vec<Value> = (report["tools"].as_array().expect("tools").iter())
+        .map(|t| json!([t["name"], t["inputSchema"]["compiles"]]))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            json!(["get_weather", true]),
+            json!(["get_hourly", true]),
+            json!(["find-by-id-or-name", true]),
+            json!(["broken", false])
+        ]
+    );
+    // The array output schema is listed on 2026-07-28 only.
+    let hourly_output = report["tools"][1]["outputSchema"]["compiles"].clone();
+    match sdk {
+        Sdk::Python => assert_eq!(hourly_output, true),
+        Sdk::TypeScript => assert_eq!(hourly_output, Value::Null),
+    }
+}
+
+#[test]
+fn tools_stdio_python_server() {
+    tools_stdio(Sdk::Python);
+}
+
+#[test]
+fn tools_stdio_typescript_server() {
+    tools_stdio(Sdk::TypeScript);
+}
+
+#[test]
+fn tools_http_python_server() {
+    tools_http(Sdk::Python);
+}
+
+#[test]
+fn tools_http_typescript_server() {
+    tools_http(Sdk::TypeScript);
+}
+
+/// One test per transport, server, client (and for HTTP, how the server answers).
+macro_rules! proxy_tests {
+    ($($name:ident: $transport:ident($server:ident, $client:ident $(, $answers:ident)?);)*) => {$(
+        #[test]
+        fn $name() {
+            $transport(Sdk::$server, Sdk::$client $(, Answers::$answers)?);
+        }
+    )*};
+}
+
+proxy_tests! {
+    stdio_python_server_python_client: stdio(Python, Python);
+    stdio_python_server_typescript_client: stdio(Python, TypeScript);
+    stdio_typescript_server_python_client: stdio(TypeScript, Python);
+    stdio_typescript_server_typescript_client: stdio(TypeScript, TypeScript);
+    http_python_server_python_client: http(Python, Python, Sse);
+    http_python_server_typescript_client: http(Python, TypeScript, Sse);
+    http_typescript_server_python_client: http(TypeScript, Python, Sse);
+    http_typescript_server_typescript_client: http(TypeScript, TypeScript, Sse);
+    http_json_python_server_typescript_client: http(Python, TypeScript, Json);
+    http_json_typescript_server_python_client: http(TypeScript, Python, Json);
+}
