@@ -3,7 +3,7 @@
 # fetch the pinned JSON-Schema-Test-Suite if needed, then run every test target
 # (unit tests, integration tests and the suite runner, tests/suite.rs), the same
 # with the `arbitrary-precision` feature for the number-related ones, the differential
-# test crate and the doctests.
+# test crate, the doctests and the Python binding's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -23,8 +23,35 @@ cargo test --manifest-path tests/differential/Cargo.toml
 cargo test --workspace --doc
 # The rmcp example (README), a real server and client in one process.
 cargo run --quiet -p mcp-jsonschema-rmcp --example weather >/dev/null
+# The Python binding (crates/python, a crate of its own): the wheel built and installed
+# into a fresh venv beside the MCP Python SDK from PyPI, then pytest.
+if scripts/python.sh --check-python; then
+    scripts/python.sh
+    # The same abi3 wheel under a second Python, pyenv's 3.13, when there is one (cargo's
+    # cache makes building it again a matter of seconds; then a fresh venv and the tests).
+    second=$(pyenv versions --bare 2>/dev/null | grep -E '^3\.13(\.|$)' | tail -1 || true)
+    if [[ -n "$second" ]]; then
+        scripts/python.sh --python "$(pyenv root)/versions/$second/bin/python3"
+    else
+        echo "test: SKIPPED scripts/python.sh under Python 3.13: no pyenv 3.13 on this machine"
+    fi
+else
+    echo "test: SKIPPED scripts/python.sh: no Python >= 3.10 with venv and ensurepip on this machine"
+fi
 if scripts/bowtie.sh --check-python; then
     scripts/bowtie.sh
 else
     echo "test: SKIPPED scripts/bowtie.sh: no Python >= 3.13 on this machine (Bowtie needs one)"
 fi
+
+# --- The MCP proxy against the real SDKs -----------------------------------------------
+# crates/cli/tests/sdk.rs (run by the workspace tests above) drives servers and clients
+# of the Python and TypeScript MCP SDKs through `mcp-jsonschema proxy`, over stdio and
+# Streamable HTTP, and `tools --stdio` / `--http` against their servers, installing the
+# SDKs into target/tmp/sdk-env on first use; where Python >= 3.10 or node >= 18 with npm
+# is missing, its tests pass without running and name what they skipped here.
+sdk_skipped="${CARGO_TARGET_DIR:-target}/tmp/sdk-env/SKIPPED"
+if [ -s "$sdk_skipped" ]; then
+    sed 's/^/test: /' "$sdk_skipped"
+fi
+# --- end of the MCP proxy block ---------------------------------------------------------
