@@ -72,7 +72,15 @@ impl Upstream {
         }
         let mut sender = match self.ready() {
             Some(sender) => sender,
-            None => self.connect().await?,
+            None => {
+                // A connection whose last response was just read turns ready once its
+                // task (on this thread) has run: let it, before paying for a new one.
+                tokio::task::yield_now().await;
+                match self.ready() {
+                    Some(sender) => sender,
+                    None => self.connect().await?,
+                }
+            }
         };
         let response = sender.send_request(request).await;
         // The connection serves the next request once this response's body is read.

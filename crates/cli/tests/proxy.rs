@@ -171,6 +171,127 @@ fn checked_calls_pass_bad_ones_are_answered_and_everything_else_is_untouched() {
     );
 }
 
+/// The processor time process `pid` has used so far (Linux: /proc/PID/stat), in clock
+/// ticks (10 ms each on every Linux of note).
+#[cfg(target_os = "linux")]
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("/proc");
+    // After the command name in parentheses: state, then 10 fields, then utime, stime.
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .unwrap()
+        .1
+        .split_whitespace()
+        .collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// Asserts that process `pid` uses (almost) no processor time over a second.
+#[cfg(target_os = "linux")]
+fn assert_asleep(pid: u32, what: &str) {
+    std::thread::sleep(Duration::from_millis(200));
+    let before = cpu_ticks(pid);
+    std::thread::sleep(Duration::from_secs(1));
+    let used = cpu_ticks(pid) - before;
+    assert!(used <= 3, "{what} used {used} ticks of one idle second");
+}
+
+/// Neither proxy waits by polling: after a burst of calls an idle proxy uses no
+/// processor time.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_idle_proxy_sleeps() {
+    let dir = scratch("idle");
+    let mut proxy = Proxy::start(&[], &weather_server(&dir.join("record"), r#"{"temp":1}"#));
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list"}));
+    for id in 1..=50 {
+        proxy.ask(call(id, json!({"city": "Oslo"})));
+    }
+    assert_asleep(proxy.child.id(), "the stdio proxy");
+    let (code, stderr) = proxy.finish();
+    assert_eq!(code, 0, "{stderr}");
+
+    let (upstream, _) = counting_server();
+    let proxy = HttpProxy::start(&[], &upstream, std::io::sink());
+    for id in 1..=50 {
+        let (status, _) = proxy.post(call(id, json!({"city": "Oslo"})).to_string().as_bytes());
+        assert_eq!(status, 200);
+    }
+    assert_asleep(proxy.id(), "the HTTP proxy");
+}
+
+/// A minimal HTTP/1.1 MCP endpoint on a free loopback port, kept-alive connections
+/// each served by a thread: every POST is answered with an empty JSON-RPC result for
+/// its id. Returns its URL and the count of connections it accepted.
+fn counting_server() -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("its address"));
+    let accepted = std::sync::Arc::new(AtomicUsize::new(0));
+    let count = std::sync::Arc::clone(&accepted);
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            count.fetch_add(1, Ordering::SeqCst);
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream);
+                loop {
+                    let mut length = 0;
+                    loop {
+                        let mut line = String::new();
+                        if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                            return;
+                        }
+                        let line = line.trim_end();
+                        if line.is_empty() {
+                            break;
+                        }
+                        if let Some((name, value)) = line.split_once(':') {
+                            if name.eq_ignore_ascii_case("content-length") {
+                                length = value.trim().parse().unwrap_or(0);
+                            }
+                        }
+                    }
+                    let mut body = vec![0; length];
+                    if std::io::Read::read_exact(&mut reader, &mut body).is_err() {
+                        return;
+                    }
+                    let id = serde_json::from_slice::<Value>(&body)
+                        .ok()
+                        .map(|m| m["id"].clone());
+                    let answer = json!({"jsonrpc": "2.0", "id": id, "result": {}}).to_string();
+                    let response = format!(
+                        "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{answer}",
+                        answer.len()
+                    );
+                    if reader.get_mut().write_all(response.as_bytes()).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    (url, accepted)
+}
+
+/// Calls one after the other go to the server over one kept-alive connection, not a
+/// new one whenever the last response's connection has not caught up yet.
+#[test]
+fn the_http_proxy_keeps_one_connection_to_the_server_for_calls_in_turn() {
+    let (upstream, accepted) = counting_server();
+    let proxy = HttpProxy::start(&[], &upstream, std::io::sink());
+    for id in 1..=200 {
+        let message = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+        let (status, body) = proxy.post(message.to_string().as_bytes());
+        assert_eq!(status, 200, "{body}");
+    }
+    let connections = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        connections, 1,
+        "connections to the server for 200 calls in turn"
+    );
+}
+
 #[test]
 fn a_result_that_breaks_the_output_schema_fails_or_is_passed_with_a_warning() {
     let dir = scratch("output");

@@ -39,6 +39,12 @@ impl HttpProxy {
     }
 
     /// POSTs `body` on a connection of its own: the status and the body of the answer.
+    /// The proxy's process id.
+    #[allow(dead_code)] // Not every test file that shares this module asks.
+    pub fn id(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn post(&self, body: &[u8]) -> (u16, String) {
         self.post_with("", body)
     }
