@@ -182,7 +182,7 @@ fn cases() -> Vec<Case> {
         case(
             json!({"maxItems": 1}),
             json!([MARKER, 987654321]),
-            "(root): expected at most 1 items, got 2",
+            "(root): expected at most 1 item, got 2",
             false,
         ),
         case(
@@ -269,7 +269,7 @@ fn cases() -> Vec<Case> {
         case(
             json!({"prefixItems": [{}], "items": false}),
             json!([1, MARKER]),
-            "(root): expected at most 1 items, got 2",
+            "(root): expected at most 1 item, got 2",
             false,
         ),
         // The stops: no value to quote.

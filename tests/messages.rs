@@ -454,3 +454,60 @@ fn the_null_hint_goes_only_on_errors_the_null_property_caused() {
         "{all:?}"
     );
 }
+
+#[test]
+fn counts_take_the_noun_they_count() {
+    let cases = [
+        (
+            json!({"minLength": 1}),
+            json!(""),
+            "(root): \"\" is shorter than 1 character",
+        ),
+        (
+            json!({"maxLength": 2}),
+            json!("abc"),
+            "(root): \"abc\" is longer than 2 characters",
+        ),
+        (
+            json!({"minItems": 1}),
+            json!([]),
+            "(root): expected at least 1 item, got 0",
+        ),
+        (
+            json!({"maxItems": 1}),
+            json!([1, 2]),
+            "(root): expected at most 1 item, got 2",
+        ),
+        (
+            json!({"minProperties": 1}),
+            json!({}),
+            "(root): expected at least 1 property, got 0",
+        ),
+        (
+            json!({"maxProperties": 1}),
+            json!({"a": 1, "b": 2}),
+            "(root): expected at most 1 property, got 2",
+        ),
+        (
+            json!({"minProperties": 2}),
+            json!({}),
+            "(root): expected at least 2 properties, got 0",
+        ),
+    ];
+    for (schema, instance, expected) in cases {
+        assert_eq!(message(&schema, &instance), expected, "{schema}");
+    }
+}
+
+#[test]
+fn a_string_cut_short_keeps_its_closing_quote() {
+    let long = "x".repeat(200);
+    let text = message(&json!({"maxLength": 5}), &json!(long));
+    assert_eq!(
+        text,
+        format!(
+            "(root): \"{}...\" is longer than 5 characters",
+            "x".repeat(55)
+        )
+    );
+}

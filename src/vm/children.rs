@@ -5,6 +5,7 @@
 
 use super::leaf;
 use super::marks::{self, Mark};
+use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, RegexId, Span, TableId};
@@ -52,7 +53,11 @@ where
             if rest_node == Node::Invalid && !rest_items.is_empty() {
                 return self.fail(id, Kind::Unexpected, |out| {
                     let (most, got) = (prefix.len(), items.len());
-                    let _ = write!(out, "expected at most {most} items, got {got}");
+                    let _ = write!(
+                        out,
+                        "expected at most {}, got {got}",
+                        counted(most as u64, "item", "items")
+                    );
                 });
             }
             // One budget charge for the run; each item is settled as the compiler
@@ -183,7 +188,8 @@ where
                     1 => write!(out, "no item matches the contains schema"),
                     _ => write!(
                         out,
-                        "expected at least {min} items matching the contains schema, found {count}"
+                        "expected at least {} matching the contains schema, found {count}",
+                        counted(u64::from(min), "item", "items")
                     ),
                 };
             });
@@ -192,7 +198,8 @@ where
             return self.fail(id, Kind::Contains, |out| {
                 let _ = write!(
                     out,
-                    "expected at most {max} items matching the contains schema, found {count}"
+                    "expected at most {} matching the contains schema, found {count}",
+                    counted(u64::from(max), "item", "items")
                 );
             });
         }

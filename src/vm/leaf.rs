@@ -7,7 +7,7 @@
 //! the verdict said no, so both paths agree by construction.
 
 use super::marks::Mark;
-use super::show::Message;
+use super::show::{counted, Message};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId};
 use crate::json::types::TypeSet;
@@ -818,11 +818,19 @@ pub(super) fn explain(
         }
         Node::MinLength(min) => report(Kind::Length, length("minLength", min), &|out| {
             out.value(value);
-            let _ = write!(out, " is shorter than {min} characters");
+            let _ = write!(
+                out,
+                " is shorter than {}",
+                counted(u64::from(min), "character", "characters")
+            );
         }),
         Node::MaxLength(max) => report(Kind::Length, length("maxLength", max), &|out| {
             out.value(value);
-            let _ = write!(out, " is longer than {max} characters");
+            let _ = write!(
+                out,
+                " is longer than {}",
+                counted(u64::from(max), "character", "characters")
+            );
         }),
         Node::Pattern(regex) => {
             let pattern = program.regexes[regex].as_str();
@@ -845,23 +853,35 @@ pub(super) fn explain(
             });
         }
         Node::MinItems(min) => report(Kind::Size, size("minItems", min), &|out| {
-            let _ = write!(out, "expected at least {min} items, got {}", len(value));
+            let _ = write!(
+                out,
+                "expected at least {}, got {}",
+                counted(u64::from(min), "item", "items"),
+                len(value)
+            );
         }),
         Node::MaxItems(max) => report(Kind::Size, size("maxItems", max), &|out| {
-            let _ = write!(out, "expected at most {max} items, got {}", len(value));
+            let _ = write!(
+                out,
+                "expected at most {}, got {}",
+                counted(u64::from(max), "item", "items"),
+                len(value)
+            );
         }),
         Node::UniqueItems => report(Kind::UniqueItems, None, &|out| {
             out.push_str("array items are not unique");
         }),
         Node::MinProperties(min) => report(Kind::Size, size("minProperties", min), &|out| {
-            let _ = write!(
-                out,
-                "expected at least {min} properties, got {}",
-                len(value)
-            );
+            let many = counted(u64::from(min), "property", "properties");
+            let _ = write!(out, "expected at least {many}, got {}", len(value));
         }),
         Node::MaxProperties(max) => report(Kind::Size, size("maxProperties", max), &|out| {
-            let _ = write!(out, "expected at most {max} properties, got {}", len(value));
+            let _ = write!(
+                out,
+                "expected at most {}, got {}",
+                counted(u64::from(max), "property", "properties"),
+                len(value)
+            );
         }),
         Node::Required(names) => {
             if let Value::Object(map) = value {

@@ -112,6 +112,17 @@ impl Write for Message {
     }
 }
 
+/// `n` and the noun for it: `1 item`, `2 items`.
+pub(super) fn counted<'a>(n: u64, one: &'a str, many: &'a str) -> impl std::fmt::Display + 'a {
+    struct Counted<'a>(u64, &'a str);
+    impl std::fmt::Display for Counted<'_> {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            write!(f, "{} {}", self.0, self.1)
+        }
+    }
+    Counted(n, if n == 1 { one } else { many })
+}
+
 /// Characters of rendering after which [`show_into`] cuts.
 const LIMIT: usize = 60;
 
@@ -121,12 +132,14 @@ fn show_into(out: &mut String, value: &Value) {
     let start = out.len();
     render(value, out, start, 2);
     if out.len() - start > LIMIT {
-        let cut = (start..=start + LIMIT - 3)
+        // A string cut short still reads as one: `"abc..."`.
+        let tail = if value.is_string() { "...\"" } else { "..." };
+        let cut = (start..=start + LIMIT - tail.len())
             .rev()
             .find(|&i| out.is_char_boundary(i))
             .unwrap_or(start);
         out.truncate(cut);
-        out.push_str("...");
+        out.push_str(tail);
     }
 }
 
@@ -212,7 +225,9 @@ mod tests {
     #[test]
     fn values_are_shown_short_and_shallow() {
         assert_eq!(show(&json!({"a": [1, [2, [3]]]})), r#"{"a":[1,[...]]}"#);
-        assert_eq!(show(&json!("x".repeat(100))).len(), 60);
+        let long = show(&json!("x".repeat(100)));
+        assert_eq!(long, format!("\"{}...\"", "x".repeat(55)));
+        assert_eq!(show(&json!(["x".repeat(100)])).len(), 60);
         assert_eq!(show(&json!([])), "[]");
         assert_eq!(
             show(&json!({"k\"ey": null, "b": [true, 2.5]})),

@@ -105,8 +105,10 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
         Format::Text => print_text(&reports, &list, Paint::for_stdout()),
     }
     tell!(
-        "{} tools: {errors} errors, {warnings} warnings",
-        reports.len()
+        "{}: {}, {}",
+        counted(reports.len(), "tool"),
+        counted(errors, "error"),
+        counted(warnings, "warning")
     );
     Ok(if errors == 0 {
         Outcome::Valid
@@ -122,12 +124,20 @@ fn live(server: &mut dyn Transport) -> Result<Vec<Value>, Failure> {
         .server
         .map_or_else(String::new, |s| format!("{s}, "));
     tell!(
-        "{}: {who}protocol {}, {} tools listed",
+        "{}: {who}protocol {}, {} listed",
         server.name(),
         listing.protocol,
-        listing.tools.len()
+        counted(listing.tools.len(), "tool")
     );
     Ok(listing.tools)
+}
+
+/// `n` and `noun`, with an `s` unless `n` is 1: `1 tool`, `3 errors`.
+fn counted(n: usize, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }
 
 /// The tools of every document in the source.

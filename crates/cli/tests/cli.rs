@@ -77,7 +77,7 @@ fn validate_prints_each_error_with_its_file_line_and_pointer() {
     assert_eq!(
         run.stdout,
         "ok.json: valid\n\
-         bad.json:2 /city: \"\" is shorter than 1 characters\n\
+         bad.json:2 /city: \"\" is shorter than 1 character\n\
          bad.json:3 /units: expected one of \"metric\", \"imperial\", got \"kelvin\"\n\
          bad.json:4 /x: property \"x\" is not allowed\n"
     );
@@ -210,7 +210,7 @@ fn validate_json_lines_reports_a_line_that_is_not_utf8() {
     assert_eq!(run.code, 2, "{run:?}");
     assert_eq!(
         run.stdout,
-        "latin1.jsonl:1: valid\nlatin1.jsonl:3 /city: \"\" is shorter than 1 characters\n"
+        "latin1.jsonl:1: valid\nlatin1.jsonl:3 /city: \"\" is shorter than 1 character\n"
     );
     assert!(
         run.stderr.starts_with(
@@ -255,7 +255,7 @@ fn validate_mask_leaves_instance_data_out_of_messages() {
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(
         run.stdout,
-        "secret.json:2 /city: string is shorter than 1 characters\n\
+        "secret.json:2 /city: string is shorter than 1 character\n\
          secret.json:3 /units: expected one of \"metric\", \"imperial\", got string\n\
          secret.json:4 /x: property is not allowed\n"
     );
@@ -732,7 +732,7 @@ fn tools_reads_every_shape_of_tools_list_and_refuses_others() {
     for file in ["result.json", "array.json"] {
         let run = run_in(&dir, &["tools", file], "");
         assert_eq!((run.code, run.stdout.as_str()), (0, "ok_tool: ok\n  inputSchema: compiles under the MCP profile; on the wire it gets \"$schema\": \"https://json-schema.org/draft/2020-12/schema\"\n"), "{file}");
-        assert_eq!(run.stderr, "1 tools: 0 errors, 0 warnings\n");
+        assert_eq!(run.stderr, "1 tool: 0 errors, 0 warnings\n");
     }
     // Warnings only (exit 0): the same name in two documents, more tools than a client
     // takes; and a list on standard input.
@@ -908,7 +908,7 @@ read l"#;
     assert!(run.stderr.starts_with("sh -c "), "{}", run.stderr);
     assert!(
         run.stderr
-            .contains(": sh 0, protocol 2025-11-25, 2 tools listed\n2 tools: 1 errors"),
+            .contains(": sh 0, protocol 2025-11-25, 2 tools listed\n2 tools: 1 error"),
         "{}",
         run.stderr
     );

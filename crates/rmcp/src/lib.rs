@@ -45,6 +45,19 @@ mod client;
 mod server;
 
 pub use client::{call_tool, CallError, OutputError, OutputSchemas};
+/// The validator this crate is built on, re-exported so that its types in this crate's
+/// API ([`ToolSchemaError`]'s [`SchemaError`](mcp_jsonschema::SchemaError), the
+/// [`ValidationError`](mcp_jsonschema::ValidationError)s behind a problem) can be named
+/// without a second dependency, at the same version:
+///
+/// ```
+/// use mcp_jsonschema_rmcp::mcp_jsonschema::mcp;
+///
+/// let weather = serde_json::json!({"type": "object", "required": ["city"]});
+/// let validator = mcp::profile().build(&weather).unwrap();
+/// assert!(!validator.is_valid(&serde_json::json!({})));
+/// ```
+pub use mcp_jsonschema;
 pub use server::{OutputPolicy, ToolSchemaError, ValidatedRouter};
 
 use mcp_jsonschema::mcp::{Role, SchemaCache, ToolSchema};
