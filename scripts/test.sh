@@ -23,6 +23,9 @@ cargo test --manifest-path tests/differential/Cargo.toml
 cargo test --workspace --doc
 # The rmcp example (README), a real server and client in one process.
 cargo run --quiet -p mcp-jsonschema-rmcp --example weather >/dev/null
+# Each published crate packaged and built from its package, as a user would get it
+# (the library, the CLI, the rmcp crate; crates.io's index is read, nothing uploaded).
+cargo publish --dry-run --workspace --allow-dirty --quiet
 # The Python binding (crates/python, a crate of its own): the wheel built and installed
 # into a fresh venv beside the MCP Python SDK from PyPI, then pytest.
 if scripts/python.sh --check-python; then
