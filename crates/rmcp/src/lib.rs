@@ -36,15 +36,17 @@
 //!   returning a typed error that names the tool and each problem.
 //!
 //! Schemas are compiled under the MCP profile ([`mcp_jsonschema::mcp::profile`]) through
-//! a process-wide cache keyed by their content, so a server that rebuilds its router, or a
-//! client that lists tools again, pays for each distinct schema once.
+//! a cache keyed by their content (one per process, or the caller's:
+//! [`ValidatedRouter::with_cache`], [`OutputSchemas::with_cache`]), so a server that
+//! rebuilds its router, or a client that lists tools again, pays for each distinct schema
+//! once.
 
 #![deny(missing_docs)]
 
 mod client;
 mod server;
 
-pub use client::{call_tool, CallError, OutputError, OutputSchemas};
+pub use client::{call_tool, CallError, OutputError, OutputProblem, OutputSchemas};
 /// The validator this crate is built on, re-exported so that its types in this crate's
 /// API ([`ToolSchemaError`]'s [`SchemaError`](mcp_jsonschema::SchemaError), the
 /// [`ValidationError`](mcp_jsonschema::ValidationError)s behind a problem) can be named
@@ -65,20 +67,33 @@ use mcp_jsonschema::SchemaError;
 use serde_json::{Map, Value};
 use std::sync::{Arc, OnceLock};
 
-/// Distinct schemas kept compiled per process: far more than any server lists, and a
-/// bound on what a client talking to many servers keeps.
+/// Distinct schemas kept compiled by the process-wide cache: far more than any server
+/// lists, and a bound on what a client talking to many servers keeps.
 const CACHED_SCHEMAS: usize = 4096;
 
-/// `schema` compiled for `role` under the MCP profile, through the process-wide cache.
-fn compile(role: Role, schema: &Map<String, Value>) -> Result<Arc<ToolSchema>, SchemaError> {
-    static CACHE: OnceLock<SchemaCache> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| SchemaCache::new(CACHED_SCHEMAS));
+/// The cache that [`ValidatedRouter::new`] and [`OutputSchemas::new`] share, one per
+/// process ([`ValidatedRouter::with_cache`] and [`OutputSchemas::with_cache`] take
+/// another).
+fn process_cache() -> Arc<SchemaCache> {
+    static CACHE: OnceLock<Arc<SchemaCache>> = OnceLock::new();
+    Arc::clone(CACHE.get_or_init(|| Arc::new(SchemaCache::new(CACHED_SCHEMAS))))
+}
+
+/// `schema` compiled for `role` under the MCP profile, through `cache`.
+fn compile(
+    cache: &SchemaCache,
+    role: Role,
+    schema: &Map<String, Value>,
+) -> Result<Arc<ToolSchema>, SchemaError> {
     // rmcp keeps schemas as maps; the library reads values. One copy per compile (a cache
     // hit included, for its digest), never per call.
     cache.get_or_compile(role, &Value::Object(schema.clone()))
 }
 
-/// One line per error, as the model reads them: `/units: expected one of ...`.
-fn lines(errors: impl IntoIterator<Item = mcp_jsonschema::ValidationError>) -> Vec<String> {
-    errors.into_iter().map(|error| error.to_string()).collect()
+/// The name of the field of a tool that holds the schema of `role`.
+fn field(role: Role) -> &'static str {
+    match role {
+        Role::Input => "inputSchema",
+        Role::Output => "outputSchema",
+    }
 }

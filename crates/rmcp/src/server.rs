@@ -1,7 +1,7 @@
 //! The server side: [`ValidatedRouter`], a drop-in for rmcp's `ToolRouter`.
 
-use crate::{compile, lines};
-use mcp_jsonschema::mcp::{invalid_arguments_text, text_fallback, Role, ToolSchema};
+use crate::{compile, field, process_cache};
+use mcp_jsonschema::mcp::{invalid_arguments_text, text_fallback, Role, SchemaCache, ToolSchema};
 use mcp_jsonschema::{SchemaError, ValidationError};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -34,19 +34,27 @@ pub enum OutputPolicy {
 
 /// A tool schema that does not compile under the MCP profile: which tool, which schema,
 /// and the library's error (with its JSON Pointer).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ToolSchemaError {
     /// The tool's name.
     pub tool: String,
-    /// `inputSchema` or `outputSchema`.
-    pub field: &'static str,
+    /// Which of its schemas: [`Role::Input`] for `inputSchema`, [`Role::Output`] for
+    /// `outputSchema`.
+    pub role: Role,
     /// Why it does not compile.
     pub error: SchemaError,
 }
 
 impl std::fmt::Display for ToolSchemaError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "tool {:?}: {}: {}", self.tool, self.field, self.error)
+        write!(
+            f,
+            "tool {:?}: {}: {}",
+            self.tool,
+            field(self.role),
+            self.error
+        )
     }
 }
 
@@ -71,6 +79,7 @@ pub struct ValidatedRouter<S> {
     router: ToolRouter<S>,
     tools: HashMap<String, Checked>,
     output_policy: OutputPolicy,
+    cache: Arc<SchemaCache>,
 }
 
 impl<S> std::fmt::Debug for ValidatedRouter<S> {
@@ -91,6 +100,7 @@ impl<S> Clone for ValidatedRouter<S> {
             router: self.router.clone(),
             tools: self.tools.clone(),
             output_policy: self.output_policy,
+            cache: Arc::clone(&self.cache),
         }
     }
 }
@@ -99,13 +109,45 @@ impl<S> ValidatedRouter<S>
 where
     S: Send + Sync + 'static,
 {
-    /// Compiles the schemas of every tool of `router` under the MCP profile. A schema that
-    /// does not compile is an error now, naming the tool, rather than at its first call.
+    /// Compiles the schemas of every tool of `router` under the MCP profile, through the
+    /// process-wide cache.
+    ///
+    /// # Errors
+    ///
+    /// A [`ToolSchemaError`] naming the first tool with a schema that does not compile:
+    /// it fails now, when the server is built, rather than at the tool's first call.
     pub fn new(router: ToolRouter<S>) -> Result<Self, ToolSchemaError> {
+        ValidatedRouter::with_cache(router, process_cache())
+    }
+
+    /// [`new`](ValidatedRouter::new) through `cache` instead of the process-wide one (a
+    /// gateway that hosts many routers bounds what each keeps, or gives them one cache of
+    /// its own).
+    ///
+    /// ```
+    /// use mcp_jsonschema_rmcp::mcp_jsonschema::mcp::SchemaCache;
+    /// use mcp_jsonschema_rmcp::ValidatedRouter;
+    /// use rmcp::handler::server::router::tool::ToolRouter;
+    /// use std::sync::Arc;
+    ///
+    /// struct Server;
+    /// let cache = Arc::new(SchemaCache::new(256));
+    /// let router = ValidatedRouter::with_cache(ToolRouter::<Server>::new(), cache).unwrap();
+    /// assert!(router.list_all().is_empty());
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](ValidatedRouter::new).
+    pub fn with_cache(
+        router: ToolRouter<S>,
+        cache: Arc<SchemaCache>,
+    ) -> Result<Self, ToolSchemaError> {
         let mut validated = ValidatedRouter {
             router,
             tools: HashMap::new(),
             output_policy: OutputPolicy::default(),
+            cache,
         };
         validated.recompile()?;
         Ok(validated)
@@ -120,6 +162,11 @@ where
 
     /// Changes the tool list (add or remove routes, enable or disable tools), then
     /// compiles the schemas again: unchanged schemas come from the cache.
+    ///
+    /// # Errors
+    ///
+    /// As [`new`](ValidatedRouter::new); the router keeps the change and its previous
+    /// compiled tools then.
     pub fn update(
         &mut self,
         change: impl FnOnce(&mut ToolRouter<S>),
@@ -131,17 +178,16 @@ where
     fn recompile(&mut self) -> Result<(), ToolSchemaError> {
         let mut tools = HashMap::new();
         for tool in self.router.list_all() {
-            let fail = |field, error| ToolSchemaError {
-                tool: tool.name.to_string(),
-                field,
-                error,
+            let compiled = |role, schema| {
+                compile(&self.cache, role, schema).map_err(|error| ToolSchemaError {
+                    tool: tool.name.to_string(),
+                    role,
+                    error,
+                })
             };
-            let input =
-                compile(Role::Input, &tool.input_schema).map_err(|e| fail("inputSchema", e))?;
+            let input = compiled(Role::Input, &tool.input_schema)?;
             let output = match &tool.output_schema {
-                Some(schema) => {
-                    Some(compile(Role::Output, schema).map_err(|e| fail("outputSchema", e))?)
-                }
+                Some(schema) => Some(compiled(Role::Output, schema)?),
                 None => None,
             };
             let mut listed = tool.clone();
@@ -195,11 +241,13 @@ where
         if let (Some(output), false) = (&checked.output, result.is_error == Some(true)) {
             let errors: Vec<ValidationError> = output.iter_errors(structured).collect();
             if !errors.is_empty() {
-                let problems = match self.output_policy {
+                let problems: Vec<String> = match self.output_policy {
                     OutputPolicy::LogAndPass => (errors.iter())
                         .map(|error| error.masked().to_string())
                         .collect(),
-                    OutputPolicy::FailCall | OutputPolicy::LogUnmaskedAndPass => lines(errors),
+                    OutputPolicy::FailCall | OutputPolicy::LogUnmaskedAndPass => {
+                        errors.iter().map(ValidationError::to_string).collect()
+                    }
                 };
                 let message = format!(
                     "tool {name:?} returned structured content that its outputSchema rejects: {}",

@@ -4,7 +4,10 @@
 //! wrong structured result is caught on both sides (or logged, masked by default), and
 //! every schema rmcp generates compiles under the MCP profile.
 
-use mcp_jsonschema_rmcp::{call_tool, CallError, OutputPolicy, OutputSchemas, ValidatedRouter};
+use mcp_jsonschema_rmcp::mcp_jsonschema::mcp::{Role, SchemaCache};
+use mcp_jsonschema_rmcp::{
+    call_tool, CallError, OutputPolicy, OutputProblem, OutputSchemas, ValidatedRouter,
+};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{
@@ -317,7 +320,27 @@ async fn structured_content_is_checked_on_both_sides_in_both_versions() {
             panic!("not an output error: {error:?}");
         };
         assert_eq!(error.tool, "buggy-temperature");
-        assert_eq!(error.problems, [problem]);
+        let OutputProblem::Invalid(errors) = &error.problem else {
+            panic!("not a schema violation: {error:?}");
+        };
+        let problems: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(problems, [problem]);
+        assert_eq!(errors[0].instance_location(), "/temp");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "tool \"buggy-temperature\": returned a result its outputSchema rejects: {problem}"
+            )
+        );
+        // No structured content at all is a problem of its own.
+        let bare = CallToolResult::success(Vec::new());
+        let missing = schemas
+            .check("buggy-temperature", &bare)
+            .expect_err("no content");
+        assert!(
+            matches!(missing.problem, OutputProblem::Missing),
+            "{missing:?}"
+        );
         // Conforming results, and what a version does not carry, pass.
         for name in ["get-count", "get-weather-forecast"] {
             let arguments = arguments(json!({"place": {"city": "Lima"}, "hours": 1}));
@@ -326,7 +349,7 @@ async fn structured_content_is_checked_on_both_sides_in_both_versions() {
             assert!(result.is_ok(), "{version} {name}: {result:?}");
         }
         let unknown = CallToolResult::structured(json!("anything"));
-        assert_eq!(schemas.check("no-such-tool", &unknown), Ok(()));
+        assert!(schemas.check("no-such-tool", &unknown).is_ok());
         client.cancel().await.expect("the client closes");
     }
 }
@@ -430,7 +453,7 @@ fn a_schema_that_does_not_compile_is_refused_when_the_router_is_built() {
     }
     let error = ValidatedRouter::new(Broken::tool_router()).expect_err("refused");
     assert_eq!(error.tool, "fetches");
-    assert_eq!(error.field, "inputSchema");
+    assert_eq!(error.role, Role::Input);
     assert_eq!(error.error.location(), "/properties/a/$ref");
     assert!(
         error
@@ -469,4 +492,42 @@ fn a_changed_tool_list_is_listed_and_enforced() {
     let (input, output) = router.schemas("get-weather-forecast").expect("compiled");
     assert!(!input.is_valid(&json!({"hours": 2})));
     assert!(output.is_some_and(|output| output.is_valid(&json!([]))));
+}
+
+/// A router and a client given a cache of their own compile into it, one entry per
+/// distinct schema, and a second listing compiles nothing new.
+#[tokio::test]
+async fn a_callers_cache_holds_what_the_router_and_the_client_compile() {
+    let cache = Arc::new(SchemaCache::new(64));
+    let router = ValidatedRouter::with_cache(Weather::tool_router(), Arc::clone(&cache))
+        .expect("every schema compiles");
+    // One entry per distinct schema (by role and content) the tools declare.
+    let declared = Weather::tool_router().list_all();
+    let distinct: std::collections::BTreeSet<(bool, String)> = (declared.iter())
+        .flat_map(|tool| {
+            let input = (true, json!(tool.input_schema).to_string());
+            let output = (tool.output_schema.as_ref()).map(|s| (false, json!(s).to_string()));
+            std::iter::once(input).chain(output)
+        })
+        .collect();
+    assert_eq!(cache.len(), distinct.len());
+    let listed = router.list_all();
+    // The client compiles the wire forms (with `$schema`), into the same cache, once.
+    let before = cache.len();
+    let schemas = OutputSchemas::with_cache(&listed, &cache);
+    let compiled = cache.len();
+    assert!(
+        compiled > before,
+        "the client compiled into the caller's cache"
+    );
+    let _again = OutputSchemas::with_cache(&listed, &cache);
+    assert_eq!(cache.len(), compiled, "listing again compiles nothing new");
+    let bad = CallToolResult::structured(json!({"temp": "warm"}));
+    let error = schemas
+        .check("buggy-temperature", &bad)
+        .expect_err("checked");
+    assert!(
+        matches!(error.problem, OutputProblem::Invalid(_)),
+        "{error:?}"
+    );
 }
