@@ -11,7 +11,9 @@ use hyper::client::conn::http1::SendRequest;
 use hyper::header::{HeaderValue, HOST};
 use hyper::{Request, Response, Uri};
 use hyper_util::rt::TokioIo;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
+use tokio::runtime::Handle;
+use tokio::sync::Notify;
 
 /// Connections kept per endpoint (idle, or busy with a body still arriving).
 const IDLE: usize = 32;
@@ -24,6 +26,9 @@ pub(crate) struct Upstream {
     /// `host:port`, to connect to and for `Host`.
     authority: String,
     idle: Mutex<Vec<SendRequest<Full<Bytes>>>>,
+    /// Where the connections' tasks run, and whom to tell of each request sent: another
+    /// runtime's thread ([`Upstream::on`]); by default the caller's runtime, told nothing.
+    runtime: Option<(Handle, Arc<Notify>)>,
 }
 
 impl Upstream {
@@ -52,7 +57,15 @@ impl Upstream {
             path: path.parse().map_err(|e| format!("{url}: {e}"))?,
             authority,
             idle: Mutex::new(Vec::new()),
+            runtime: None,
         })
+    }
+
+    /// Runs the connections' tasks (their sockets) on `runtime` instead of the caller's,
+    /// and notifies `sent` as each request is sent.
+    pub(crate) fn on(mut self, runtime: Handle, sent: Arc<Notify>) -> Upstream {
+        self.runtime = Some((runtime, sent));
+        self
     }
 
     /// The URL as given.
@@ -82,6 +95,9 @@ impl Upstream {
                 }
             }
         };
+        if let Some((_, sent)) = &self.runtime {
+            sent.notify_one();
+        }
         let response = sender.send_request(request).await;
         // The connection serves the next request once this response's body is read.
         let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
@@ -102,14 +118,22 @@ impl Upstream {
     }
 
     async fn connect(&self) -> Result<SendRequest<Full<Bytes>>, String> {
-        let stream = tokio::net::TcpStream::connect(&self.authority)
-            .await
-            .map_err(|e| format!("{}: cannot connect: {e}", self.url))?;
-        let _ = stream.set_nodelay(true);
-        let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| format!("{}: {e}", self.url))?;
-        tokio::spawn(connection);
-        Ok(sender)
+        let (authority, url) = (self.authority.clone(), self.url.clone());
+        let connect = async move {
+            let stream = tokio::net::TcpStream::connect(&authority)
+                .await
+                .map_err(|e| format!("{url}: cannot connect: {e}"))?;
+            let _ = stream.set_nodelay(true);
+            let (sender, connection) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+                .await
+                .map_err(|e| format!("{url}: {e}"))?;
+            tokio::spawn(connection);
+            Ok(sender)
+        };
+        match &self.runtime {
+            None => connect.await,
+            Some((runtime, _)) => (runtime.spawn(connect).await)
+                .map_err(|e| format!("{}: cannot connect: {e}", self.url))?,
+        }
     }
 }

@@ -24,11 +24,12 @@
 //! without its output check (its arguments were checked).
 //!
 //! The proxy runs until it is killed; plain HTTP/1.1 both ways (the proxy sits beside
-//! the server, and beside the client or behind the TLS front that serves it). One thread
-//! runs it all (a current-thread runtime): a call's hops between the client's
-//! connection, the guard and the server's connection are then task switches, not
-//! wake-ups of other threads, which on the 2-core machine of the README's figures made
-//! both the added latency and the 8-client throughput better than a multi-thread runtime.
+//! the server, and beside the client or behind the TLS front that serves it). Two threads
+//! run it, each a current-thread runtime: one the clients' connections and the guard, one
+//! the server's connections, so that each side has a thread to keep hot between messages
+//! ([`super::hot`]); a call's hops within a side are task switches, not wake-ups of other
+//! threads, which on the 2-core machine of the README's figures made both the added
+//! latency and the 8-client throughput better than a multi-thread runtime.
 
 use super::{decide, failure, lock, refusal, Args, Report};
 use crate::sse::Events;
@@ -50,7 +51,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, Notify};
 
 /// Distinct schemas kept compiled for all sessions.
 const CACHED_SCHEMAS: usize = 1024;
@@ -86,6 +87,8 @@ struct Proxy {
     report: Report,
     list_timeout: Duration,
     limit: usize,
+    /// Told of each request and each response, to keep the runtime hot meanwhile.
+    activity: Arc<Notify>,
 }
 
 pub(super) fn run(
@@ -95,19 +98,32 @@ pub(super) fn run(
     report: Report,
 ) -> Result<Outcome, Failure> {
     let cache = Arc::new(SchemaCache::new(CACHED_SCHEMAS));
+    let runtime = || {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(|e| Failure(format!("cannot start the HTTP proxy: {e}")))
+    };
+    // The server's connections live on a thread of their own, kept hot while calls are
+    // under way as the clients' side is (hot.rs), as the stdio proxy's two readers are.
+    let (upstream_runtime, sent) = (runtime()?, Arc::new(Notify::new()));
+    let upstream = Upstream::new(upstream)
+        .map_err(Failure)?
+        .on(upstream_runtime.handle().clone(), Arc::clone(&sent));
+    std::thread::Builder::new()
+        .name("upstream".into())
+        .spawn(move || upstream_runtime.block_on(super::hot::keep_hot(sent)))
+        .map_err(|e| Failure(format!("cannot start the HTTP proxy: {e}")))?;
     let proxy = Arc::new(Proxy {
-        upstream: Upstream::new(upstream).map_err(Failure)?,
+        upstream,
         options: args.guard_options().with_cache(cache),
         sessions: Mutex::new(Sessions::default()),
         report,
         list_timeout: args.list_timeout()?,
         limit: args.max_message_size,
+        activity: Arc::new(Notify::new()),
     });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .map_err(|e| Failure(format!("cannot start the HTTP proxy: {e}")))?;
-    runtime.block_on(serve(proxy, listen))
+    runtime()?.block_on(serve(proxy, listen))
 }
 
 /// Accepts connections until the process is killed.
@@ -122,6 +138,7 @@ async fn serve(proxy: Arc<Proxy>, listen: &str) -> Result<Outcome, Failure> {
         "mcp-jsonschema proxy: listening on http://{address}, guarding {}",
         proxy.upstream.url()
     );
+    tokio::spawn(super::hot::keep_hot(Arc::clone(&proxy.activity)));
     loop {
         let (stream, _) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -138,7 +155,13 @@ async fn serve(proxy: Arc<Proxy>, listen: &str) -> Result<Outcome, Failure> {
             let connection = Arc::new(Mutex::new(Guard::with_options(proxy.options.clone())));
             let service = hyper::service::service_fn(move |request| {
                 let (proxy, connection) = (Arc::clone(&proxy), Arc::clone(&connection));
-                async move { Ok::<_, Infallible>(proxy.handle(request, connection).await) }
+                async move {
+                    let activity = Arc::clone(&proxy.activity);
+                    activity.notify_one();
+                    let response = proxy.handle(request, connection).await;
+                    activity.notify_one();
+                    Ok::<_, Infallible>(response)
+                }
             });
             let _ = hyper::server::conn::http1::Builder::new()
                 .serve_connection(TokioIo::new(stream), service)

@@ -5,6 +5,7 @@
 //! The decisions are the library's [`Guard`]; this module adds the transports, the
 //! report of each decision on standard error and the `--log` file ([`Report`]).
 
+mod hot;
 mod http;
 mod stdio;
 

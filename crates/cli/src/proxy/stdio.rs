@@ -1,7 +1,8 @@
 //! The stdio proxy: the client speaks MCP on this process's standard input and output,
 //! the server is a child process spoken to on its standard input and output, and its
 //! standard error is this process's. One thread reads each side (blocking reads, no
-//! async runtime: the fewest hops per message), a line at a time; the [`Guard`] sits
+//! async runtime: the fewest hops per message, kept hot between the messages of a busy
+//! session by [`super::hot`]), a line at a time; the [`Guard`] sits
 //! behind a mutex that is never held while writing, so a side that stops reading cannot
 //! stall the other direction.
 //!
@@ -10,12 +11,13 @@
 //! it) ends the proxy with the server's exit status (128 + the signal number when a
 //! signal ended it).
 
+use super::hot::Hot;
 use super::{lock, refusal, Args, Report};
 use crate::wire::{read_line, Line};
 use crate::{Failure, Outcome};
 use mcp_jsonschema::mcp::{Action, Guard, Side};
 use std::io::{BufReader, BufWriter, Write};
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
@@ -61,7 +63,8 @@ pub(super) fn run(args: &Args, report: Report) -> Result<Outcome, Failure> {
     });
     let from_server = Arc::clone(&shared);
     let server_thread = std::thread::spawn(move || {
-        let status = serve_server(&from_server, BufReader::with_capacity(1 << 16, server_out));
+        let reader = BufReader::with_capacity(1 << 16, Hot(server_out));
+        let status = serve_server(&from_server, reader);
         let _ = lock(&from_server.client).flush();
         std::process::exit(exit_code(status));
     });
@@ -80,8 +83,7 @@ pub(super) fn run(args: &Args, report: Report) -> Result<Outcome, Failure> {
 
 /// Reads the client's messages until its input ends.
 fn serve_client(shared: &Shared, limit: usize) {
-    let stdin = std::io::stdin();
-    let mut reader = stdin.lock();
+    let mut reader = BufReader::with_capacity(1 << 16, Hot(std::io::stdin()));
     let mut buffer = Vec::new();
     loop {
         let line = match read_line(&mut reader, &mut buffer, limit) {
@@ -109,7 +111,7 @@ fn serve_client(shared: &Shared, limit: usize) {
 }
 
 /// Reads the server's messages until its output ends, then waits for it to exit.
-fn serve_server(shared: &Shared, mut reader: BufReader<std::process::ChildStdout>) -> ExitStatus {
+fn serve_server(shared: &Shared, mut reader: BufReader<Hot<ChildStdout>>) -> ExitStatus {
     let mut buffer = Vec::new();
     loop {
         let result = match read_line(&mut reader, &mut buffer, usize::MAX) {
