@@ -55,6 +55,7 @@ mod json;
 mod maps;
 pub mod mcp;
 mod memory;
+pub mod meta;
 mod metaschema;
 mod names;
 mod options;

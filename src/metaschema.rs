@@ -21,7 +21,7 @@ use crate::program::Program;
 use crate::uri;
 use crate::vm::{self, Limits};
 use serde_json::Value;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The most problems one error message lists.
 const MAX_LISTED: usize = 10;
@@ -103,17 +103,11 @@ fn within_metaschema(name: &str, error: SchemaError) -> SchemaError {
     )
 }
 
-/// The compiled official metaschema of `draft`.
-fn official(draft: Draft) -> &'static Program {
-    static PROGRAMS: [OnceLock<Program>; 5] = [const { OnceLock::new() }; 5];
-    let slot = match draft {
-        Draft::Draft4 => 0,
-        Draft::Draft6 => 1,
-        Draft::Draft7 => 2,
-        Draft::Draft201909 => 3,
-        Draft::Draft202012 => 4,
-    };
-    PROGRAMS[slot].get_or_init(|| {
+/// The compiled official metaschema of `draft`, built on first use.
+pub(crate) fn official(draft: Draft) -> &'static Arc<Program> {
+    static PROGRAMS: [OnceLock<Arc<Program>>; Draft::COUNT] =
+        [const { OnceLock::new() }; Draft::COUNT];
+    PROGRAMS[draft.index()].get_or_init(|| {
         let uri = dialect::uri_without_fragment(draft);
         let document = dialect::metaschemas()
             .iter()
@@ -124,7 +118,8 @@ fn official(draft: Draft) -> &'static Program {
             .with_draft(draft)
             .with_format_assertion(false)
             .with_metaschema_check(false);
-        crate::compiler::compile(document, &options).expect("embedded metaschemas compile")
+        let program = crate::compiler::compile(document, &options);
+        Arc::new(program.expect("embedded metaschemas compile"))
     })
 }
 
@@ -272,12 +267,17 @@ impl Passed {
 }
 
 /// Runs `metaschema` (`name` in messages: "the 2020-12 metaschema") over `schema`.
+/// The limits a schema is checked against its metaschema within: no step budget (a
+/// metaschema's work grows with the schema, which compiling bounds anyway), and as deep
+/// as the stack safely allows.
+pub(crate) const LIMITS: Limits = Limits {
+    max_depth: crate::options::STACK_SAFE_DEPTH,
+    max_steps: u64::MAX,
+    masked: false,
+};
+
 fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), SchemaError> {
-    let limits = Limits {
-        max_depth: crate::options::STACK_SAFE_DEPTH,
-        max_steps: u64::MAX,
-        masked: false,
-    };
+    let limits = LIMITS;
     if vm::is_valid(metaschema, schema, limits) {
         return Ok(());
     }

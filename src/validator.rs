@@ -51,6 +51,15 @@ impl Validator {
         ValidationOptions::default()
     }
 
+    /// A validator running `program` within `limits`, without annotations.
+    pub(crate) fn from_program(program: Arc<Program>, limits: Limits) -> Validator {
+        Validator {
+            program,
+            annotating: None,
+            limits,
+        }
+    }
+
     pub(crate) fn with_options(
         schema: &Value,
         options: &ValidationOptions,

@@ -26,6 +26,7 @@ const LAYERS: &[&str] = &[
     "compiler",
     "metaschema",
     "validator",
+    "meta",
     "mcp",
 ];
 

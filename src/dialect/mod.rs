@@ -9,6 +9,7 @@ pub(crate) mod keyword;
 
 pub(crate) use keyword::{Keyword, KeywordSet, Keywords};
 
+use crate::error::{SchemaError, SchemaErrorKind};
 use serde_json::{Map, Value};
 use std::sync::OnceLock;
 
@@ -34,6 +35,60 @@ pub enum Draft {
 }
 
 impl Draft {
+    /// How many drafts there are.
+    pub(crate) const COUNT: usize = 5;
+
+    /// The draft's place among the [`COUNT`](Draft::COUNT), for tables of one entry per
+    /// draft.
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Draft::Draft4 => 0,
+            Draft::Draft6 => 1,
+            Draft::Draft7 => 2,
+            Draft::Draft201909 => 3,
+            Draft::Draft202012 => 4,
+        }
+    }
+
+    /// The draft `schema` declares with `$schema`: `Ok(None)` when it declares none (no
+    /// `$schema`, or a boolean schema), whatever dialect its reader then assumes.
+    ///
+    /// # Errors
+    ///
+    /// A [`SchemaErrorKind::UnknownDialect`] error at `/$schema` when `$schema` is not a
+    /// string naming an official draft's metaschema: a custom metaschema, registered with
+    /// [`ValidationOptions::with_resource`](crate::ValidationOptions::with_resource), is
+    /// the compiler's to read.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::Draft;
+    ///
+    /// let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#"});
+    /// assert_eq!(Draft::detect(&schema)?, Some(Draft::Draft7));
+    /// assert_eq!(Draft::detect(&json!({"type": "string"}))?, None);
+    /// assert!(Draft::detect(&json!({"$schema": "https://example.com/mine"})).is_err());
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn detect(schema: &Value) -> Result<Option<Draft>, SchemaError> {
+        let Some(declared) = schema.get("$schema") else {
+            return Ok(None);
+        };
+        match declared.as_str().map(Draft::from_uri) {
+            Some(Some(draft)) => Ok(Some(draft)),
+            Some(None) => Err(SchemaError::new(
+                SchemaErrorKind::UnknownDialect,
+                "/$schema",
+                format!("unknown dialect {declared}: not the metaschema of a draft"),
+            )),
+            None => Err(SchemaError::new(
+                SchemaErrorKind::UnknownDialect,
+                "/$schema",
+                format!("$schema must be a string naming a metaschema, got {declared}"),
+            )),
+        }
+    }
+
     /// The draft whose metaschema is `uri` (http or https, with or without a trailing `#`).
     pub fn from_uri(uri: &str) -> Option<Draft> {
         let uri = uri.strip_suffix('#').unwrap_or(uri);
