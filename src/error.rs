@@ -54,6 +54,9 @@ struct SchemaErrorInner {
     kind: SchemaErrorKind,
     location: String,
     message: String,
+    /// For a reference to a document no one registered: its URI, which a retriever may
+    /// supply ([`SchemaError::missing_document`]).
+    missing: Option<Box<str>>,
 }
 
 /// A schema that cannot be compiled, with the JSON Pointer of the offending place.
@@ -73,7 +76,20 @@ impl SchemaError {
             kind,
             location: location.to_string(),
             message: message.into(),
+            missing: None,
         }))
+    }
+
+    /// This error, saying that it is about the document at `uri`, which no one
+    /// registered.
+    pub(crate) fn with_missing_document(mut self, uri: &str) -> Self {
+        self.0.missing = Some(uri.into());
+        self
+    }
+
+    /// The URI of the document whose absence this error reports, if it does.
+    pub(crate) fn missing_document(&self) -> Option<&str> {
+        self.0.missing.as_deref()
     }
 
     /// What kind of problem this is.

@@ -43,6 +43,23 @@ pub struct ValidationOptions {
     pub(crate) unsupported_drafts: &'static [Draft],
     pub(crate) annotations: bool,
     pub(crate) masked_errors: bool,
+    /// The root schema's URI, when not the default `json-schema:///`.
+    pub(crate) base_uri: Option<Arc<str>>,
+    pub(crate) retriever: Option<Retriever>,
+}
+
+/// A caller's function from a URI to the schema document there: see
+/// [`ValidationOptions::with_retriever`].
+#[derive(Clone)]
+pub(crate) struct Retriever(pub(crate) Arc<RetrieveFn>);
+
+/// What a retriever is.
+pub(crate) type RetrieveFn = dyn Fn(&str) -> Result<Value, String> + Send + Sync;
+
+impl std::fmt::Debug for Retriever {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Retriever")
+    }
 }
 
 /// Which references a schema may make.
@@ -78,6 +95,8 @@ impl Default for ValidationOptions {
             unsupported_drafts: &[],
             annotations: false,
             masked_errors: false,
+            base_uri: None,
+            retriever: None,
         }
     }
 }
@@ -94,6 +113,59 @@ impl ValidationOptions {
     /// [`SchemaError`](crate::SchemaError).
     pub fn with_resource(mut self, uri: impl Into<String>, document: Value) -> Self {
         self.resources.push((uri.into(), Arc::new(document)));
+        self
+    }
+
+    /// The root schema's URI, against which its relative references and `$id`s resolve
+    /// (`json-schema:///` when not set): the file or URL it was read from, so that
+    /// `{"$ref": "address.json"}` names the document beside it. It must be absolute
+    /// (compiling with a relative one is a [`SchemaError`](crate::SchemaError)); a
+    /// `$id` at the root still wins, as the specification says.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let options = mcp_jsonschema::Validator::options()
+    ///     .with_base_uri("file:///schemas/order.json")
+    ///     .with_resource("file:///schemas/address.json", json!({"required": ["city"]}));
+    /// let validator = options.build(&json!({"properties": {"to": {"$ref": "address.json"}}}))?;
+    /// assert!(!validator.is_valid(&json!({"to": {}})));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_base_uri(mut self, uri: impl Into<String>) -> Self {
+        self.base_uri = Some(Arc::from(uri.into()));
+        self
+    }
+
+    /// Asks `retrieve` for the document at a URI that the schema's references name and
+    /// no registered resource holds: called while compiling, once per such URI (without
+    /// its fragment), and only for references the schema makes (those of documents it
+    /// retrieves included). The library itself performs no I/O: what `retrieve` reads,
+    /// and from where, is the caller's choice; returning `Err` with a reason makes the
+    /// reference unresolvable, with that reason in the error. At most 256 documents are
+    /// retrieved for one schema.
+    ///
+    /// ```
+    /// use serde_json::{json, Value};
+    /// let retrieve = |uri: &str| -> Result<Value, String> {
+    ///     match uri {
+    ///         "https://example.com/unit.json" => Ok(json!({"enum": ["metric", "imperial"]})),
+    ///         other => Err(format!("{other} is not one of ours")),
+    ///     }
+    /// };
+    /// let options = mcp_jsonschema::Validator::options().with_retriever(retrieve);
+    /// let schema = json!({"properties": {"units": {"$ref": "https://example.com/unit.json"}}});
+    /// let validator = options.build(&schema)?;
+    /// assert!(!validator.is_valid(&json!({"units": "kelvin"})));
+    ///
+    /// let error = options.build(&json!({"$ref": "https://example.org/x.json"})).unwrap_err();
+    /// assert!(error.message().contains("is not one of ours"));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn with_retriever(
+        mut self,
+        retrieve: impl Fn(&str) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Self {
+        self.retriever = Some(Retriever(Arc::new(retrieve)));
         self
     }
 

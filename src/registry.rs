@@ -177,7 +177,15 @@ impl<'a> Registry<'a> {
         let (resources, metaschemas) = (&self.options.resources, metaschemas());
         self.docs
             .reserve_exact(1 + resources.len() + metaschemas.len());
-        self.docs.push(document(uri::DEFAULT_BASE, schema));
+        let base = self.options.base_uri.as_deref().unwrap_or(uri::DEFAULT_BASE);
+        if !uri::is_absolute(base) {
+            return Err(SchemaError::new(
+                SchemaErrorKind::UnresolvableReference,
+                "",
+                format!("the base URI {base:?} is not absolute"),
+            ));
+        }
+        self.docs.push(document(base, schema));
         for (name, value) in resources {
             let name = uri::split_fragment(name).0;
             self.docs.push(document(name, value.as_ref()));
@@ -564,10 +572,10 @@ impl<'a> Registry<'a> {
         };
         let fragment = pointer::percent_decode(fragment)
             .ok_or_else(|| unresolvable("bad percent-encoding"))?;
+        // A document no one registered: a retriever may have it.
+        let missing = || unresolvable("no such resource").with_missing_document(resource_uri);
         if fragment.is_empty() || fragment.starts_with('/') {
-            let resource = self
-                .find_resource(resource_uri)?
-                .ok_or_else(|| unresolvable("no such resource"))?;
+            let resource = self.find_resource(resource_uri)?.ok_or_else(missing)?;
             let Resource {
                 doc, pointer: root, ..
             } = &self.resources[resource];
@@ -587,10 +595,13 @@ impl<'a> Registry<'a> {
         if !self.anchors.contains_key(&key) {
             self.scan_all();
         }
-        self.anchors
-            .get(&key)
-            .map(|target| (target.clone(), None))
-            .ok_or_else(|| unresolvable("no such anchor"))
+        if let Some(target) = self.anchors.get(&key) {
+            return Ok((target.clone(), None));
+        }
+        match self.find_resource(resource_uri)? {
+            None => Err(missing()),
+            Some(_) => Err(unresolvable("no such anchor")),
+        }
     }
 
     /// The resource named `uri`: the document registered under it, else whatever

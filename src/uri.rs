@@ -7,6 +7,11 @@
 /// The base URI of a schema document that has no `$id` of its own.
 pub(crate) const DEFAULT_BASE: &str = "json-schema:///";
 
+/// Whether `uri` has a scheme: a base other references can resolve against.
+pub(crate) fn is_absolute(uri: &str) -> bool {
+    parse(uri).scheme.is_some()
+}
+
 /// The five components of a URI reference, borrowed from the text.
 #[derive(Debug, Default, Clone, Copy, PartialEq)]
 struct Parts<'a> {

@@ -1,12 +1,13 @@
 //! [`Validator`]: a compiled schema and the public ways to run it.
 
 use crate::compiler;
-use crate::error::{SchemaError, ValidationError, ValidationErrorKind};
+use crate::error::{SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
 use crate::evaluation::{Evaluation, Located};
 use crate::options::ValidationOptions;
 use crate::program::Program;
 use crate::vm::{self, Limits};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// A compiled schema, ready to validate any number of instances from any thread.
@@ -67,9 +68,9 @@ impl Validator {
         if options.metaschema_check {
             crate::metaschema::check(schema, options)?;
         }
-        let program = compiler::compile(schema, options)?;
+        let (program, options) = compile_retrieving(schema, options)?;
         let annotating = match options.annotations {
-            true => Some(Arc::new(compiler::compile_annotating(schema, options)?)),
+            true => Some(Arc::new(compiler::compile_annotating(schema, &options)?)),
             false => None,
         };
         Ok(Validator {
@@ -194,6 +195,47 @@ impl Validator {
     pub fn memory_usage(&self) -> usize {
         let program = |program: &Program| crate::memory::arc::<Program>() + program.memory_usage();
         program(&self.program) + self.annotating.as_deref().map_or(0, program)
+    }
+}
+
+/// The most documents a retriever supplies for one schema.
+const MAX_RETRIEVED: usize = 256;
+
+/// Compiles `schema`; when a reference names a document no one registered and the
+/// options have a retriever, registers what it supplies and compiles again. Returns the
+/// program and the options it was compiled with (the retrieved documents included).
+fn compile_retrieving<'o>(
+    schema: &Value,
+    options: &'o ValidationOptions,
+) -> Result<(Program, Cow<'o, ValidationOptions>), SchemaError> {
+    let mut options = Cow::Borrowed(options);
+    let mut retrieved = 0;
+    loop {
+        let error = match compiler::compile(schema, &options) {
+            Ok(program) => return Ok((program, options)),
+            Err(error) => error,
+        };
+        let (Some(retriever), Some(uri)) = (&options.retriever, error.missing_document()) else {
+            return Err(error);
+        };
+        let failed = |why: &str| {
+            let message = format!("{} ({uri}: {why})", error.message());
+            SchemaError::new(error.kind(), error.location(), message)
+        };
+        if options.resources.iter().any(|(registered, _)| registered == uri) {
+            return Err(failed("retrieved, yet it does not hold what is referred to"));
+        }
+        if retrieved == MAX_RETRIEVED {
+            return Err(SchemaError::new(
+                SchemaErrorKind::LimitExceeded,
+                error.location(),
+                format!("the schema refers to more than {MAX_RETRIEVED} documents to retrieve"),
+            ));
+        }
+        let document = (retriever.0)(uri).map_err(|why| failed(&why))?;
+        let uri = uri.to_string();
+        options = Cow::Owned(options.into_owned().with_resource(uri, document));
+        retrieved += 1;
     }
 }
 
