@@ -105,7 +105,11 @@ mod tests {
             .unwrap()
             .map(|e| e.instance_location().to_string())
             .collect();
-        for expected in ["/properties/a/type", "/properties/b/minItems", "/required/0"] {
+        for expected in [
+            "/properties/a/type",
+            "/properties/b/minItems",
+            "/required/0",
+        ] {
             assert!(at.iter().any(|a| a == expected), "{expected} in {at:?}");
         }
     }
@@ -114,7 +118,8 @@ mod tests {
     fn each_draft_reads_with_its_own_metaschema() {
         // Boolean exclusiveMinimum is draft 4's, numeric the later drafts'.
         let old = json!({"$schema": "http://json-schema.org/draft-04/schema#", "minimum": 1, "exclusiveMinimum": true});
-        let new = json!({"$schema": "http://json-schema.org/draft-06/schema#", "exclusiveMinimum": true});
+        let new =
+            json!({"$schema": "http://json-schema.org/draft-06/schema#", "exclusiveMinimum": true});
         assert!(is_valid(&old));
         assert!(!is_valid(&new));
         assert!(is_valid(&json!(true)));

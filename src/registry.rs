@@ -177,7 +177,11 @@ impl<'a> Registry<'a> {
         let (resources, metaschemas) = (&self.options.resources, metaschemas());
         self.docs
             .reserve_exact(1 + resources.len() + metaschemas.len());
-        let base = self.options.base_uri.as_deref().unwrap_or(uri::DEFAULT_BASE);
+        let base = self
+            .options
+            .base_uri
+            .as_deref()
+            .unwrap_or(uri::DEFAULT_BASE);
         if !uri::is_absolute(base) {
             return Err(SchemaError::new(
                 SchemaErrorKind::UnresolvableReference,

@@ -222,8 +222,14 @@ fn compile_retrieving<'o>(
             let message = format!("{} ({uri}: {why})", error.message());
             SchemaError::new(error.kind(), error.location(), message)
         };
-        if options.resources.iter().any(|(registered, _)| registered == uri) {
-            return Err(failed("retrieved, yet it does not hold what is referred to"));
+        if options
+            .resources
+            .iter()
+            .any(|(registered, _)| registered == uri)
+        {
+            return Err(failed(
+                "retrieved, yet it does not hold what is referred to",
+            ));
         }
         if retrieved == MAX_RETRIEVED {
             return Err(SchemaError::new(

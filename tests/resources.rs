@@ -135,12 +135,15 @@ fn one_name_in_separate_resources_or_on_one_schema_is_no_duplicate() {
     }
 }
 
+/// The URIs a retriever was asked for, in order.
+type Asked = std::sync::Arc<std::sync::Mutex<Vec<String>>>;
+
 /// A retriever over `documents` that records each URI it is asked for.
 fn recording(
     documents: Vec<(&'static str, serde_json::Value)>,
 ) -> (
     impl Fn(&str) -> Result<serde_json::Value, String> + Send + Sync + 'static,
-    std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    Asked,
 ) {
     let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
     let log = std::sync::Arc::clone(&asked);
@@ -184,14 +187,19 @@ fn a_retriever_is_asked_once_for_each_document_the_references_name_and_no_other(
 
 #[test]
 fn what_a_retriever_cannot_supply_is_an_unresolvable_reference_with_its_reason() {
-    let (retrieve, _) = recording(vec![("https://example.com/a.json", json!({"$ref": "b.json"}))]);
+    let (retrieve, _) = recording(vec![(
+        "https://example.com/a.json",
+        json!({"$ref": "b.json"}),
+    )]);
     let options = Validator::options().with_retriever(retrieve);
     let error = options
         .build(&json!({"properties": {"a": {"$ref": "https://example.com/a.json"}}}))
         .unwrap_err();
     assert_eq!(error.kind(), SchemaErrorKind::UnresolvableReference);
     assert!(
-        error.message().contains("no document at https://example.com/b.json"),
+        error
+            .message()
+            .contains("no document at https://example.com/b.json"),
         "{error}"
     );
     // Without a retriever the same schema names what is missing, as before.
