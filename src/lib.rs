@@ -45,6 +45,7 @@
 #![deny(missing_docs)]
 #![warn(missing_debug_implementations)]
 
+mod bundle;
 mod compiler;
 mod dialect;
 mod error;
@@ -67,6 +68,7 @@ mod uri;
 mod validator;
 mod vm;
 
+pub use bundle::bundle;
 pub use dialect::Draft;
 pub use error::{
     ErrorDetails, MaskedError, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind,

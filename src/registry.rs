@@ -656,6 +656,36 @@ impl<'a> Registry<'a> {
         &self.resources[index]
     }
 
+    /// Document `doc`.
+    pub(crate) fn document(&self, doc: u32) -> &'a Value {
+        self.docs[doc as usize].value
+    }
+
+    /// The schema objects of document `doc` that walks met (all of them, once a
+    /// reference reached the document), each with its JSON Pointer, in document order.
+    pub(crate) fn schema_objects(&self, doc: u32) -> Vec<(String, &'a Value)> {
+        let mut found = Vec::new();
+        let mut stack = vec![(String::new(), self.docs[doc as usize].value)];
+        while let Some((at, value)) = stack.pop() {
+            let children: Vec<(String, &'a Value)> = match value {
+                Value::Object(map) => {
+                    if self.scanned_index(value as *const Value as usize).is_some() {
+                        found.push((at.clone(), value));
+                    }
+                    map.iter()
+                        .map(|(k, v)| (pointer::join(&at, k), v))
+                        .collect()
+                }
+                Value::Array(items) => (items.iter().enumerate())
+                    .map(|(i, v)| (pointer::join(&at, &i.to_string()), v))
+                    .collect(),
+                _ => continue,
+            };
+            stack.extend(children.into_iter().rev());
+        }
+        found
+    }
+
     /// The URI document `doc` is registered under.
     pub(crate) fn document_uri(&self, doc: u32) -> &str {
         self.docs[doc as usize].uri

@@ -23,6 +23,7 @@ const LAYERS: &[&str] = &[
     "program",
     "vm",
     "registry",
+    "bundle",
     "compiler",
     "metaschema",
     "validator",

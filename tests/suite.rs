@@ -42,9 +42,7 @@ use std::process::ExitCode;
 use mcp_jsonschema::{Draft, Validator};
 use serde_json::Value;
 
-const SUITE_DIR: &str = "json-schema-test-suite";
 const EXPECTED_FAILURES_FILE: &str = "tests/suite/expected-failures.txt";
-const REMOTES_BASE_URI: &str = "http://localhost:1234/";
 /// A dialect: its directory name under `tests/` and the draft it runs with.
 struct Dialect {
     name: &'static str,
@@ -160,165 +158,10 @@ fn find_dialect(name: &str) -> Result<&'static Dialect, String> {
         })
 }
 
-// ---------------------------------------------------------------------------
-// Loading the suite
-// ---------------------------------------------------------------------------
+#[path = "suite/load.rs"]
+mod load;
 
-/// A document under `remotes/`, registered with the URI the tests refer to it by.
-struct Remote {
-    uri: String,
-    document: Value,
-}
-
-/// One entry of a test file: a schema and the instances checked against it.
-struct TestGroup {
-    description: String,
-    schema: Value,
-    tests: Vec<TestCase>,
-}
-
-struct TestCase {
-    description: String,
-    data: Value,
-    valid: bool,
-}
-
-fn read_json(path: &Path) -> Value {
-    let text = fs::read_to_string(path)
-        .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
-    serde_json::from_str(&text)
-        .unwrap_or_else(|error| panic!("{} is not valid JSON: {error}", path.display()))
-}
-
-/// The paths of the entries of `dir`, sorted.
-fn dir_entries(dir: &Path) -> Vec<PathBuf> {
-    let listed: io::Result<Vec<PathBuf>> = fs::read_dir(dir).and_then(|entries| {
-        entries
-            .map(|entry| entry.map(|entry| entry.path()))
-            .collect()
-    });
-    let mut paths = listed.unwrap_or_else(|error| panic!("cannot list {}: {error}", dir.display()));
-    paths.sort();
-    paths
-}
-
-fn is_json_file(path: &Path) -> bool {
-    path.is_file() && path.extension().is_some_and(|ext| ext == "json")
-}
-
-/// The `.json` files directly in `dir`, sorted by name; none if `dir` does not exist.
-fn json_files_in(dir: &Path) -> Vec<PathBuf> {
-    if !dir.is_dir() {
-        return Vec::new();
-    }
-    dir_entries(dir)
-        .into_iter()
-        .filter(|path| is_json_file(path))
-        .collect()
-}
-
-fn load_remotes(remotes_dir: &Path) -> Vec<Remote> {
-    let mut remotes = Vec::new();
-    for path in dir_entries(remotes_dir) {
-        collect_remotes(remotes_dir, &path, &mut remotes);
-    }
-    assert!(
-        !remotes.is_empty(),
-        "no remote documents in {}",
-        remotes_dir.display()
-    );
-    remotes
-}
-
-/// Adds the `.json` file at `path`, or every one below it, as remotes named relative to `root`.
-fn collect_remotes(root: &Path, path: &Path, remotes: &mut Vec<Remote>) {
-    if path.is_dir() {
-        for entry in dir_entries(path) {
-            collect_remotes(root, &entry, remotes);
-        }
-    } else if is_json_file(path) {
-        let uri = format!("{REMOTES_BASE_URI}{}", slash_path(root, path));
-        remotes.push(Remote {
-            uri,
-            document: read_json(path),
-        });
-    }
-}
-
-/// `path` relative to `root`, with `/` separators on every platform.
-fn slash_path(root: &Path, path: &Path) -> String {
-    let relative = path
-        .strip_prefix(root)
-        .unwrap_or_else(|_| panic!("{} is not under {}", path.display(), root.display()));
-    let parts: Vec<String> = relative
-        .components()
-        .map(|part| part.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    parts.join("/")
-}
-
-fn load_test_file(path: &Path) -> Vec<TestGroup> {
-    let context = path.display().to_string();
-    let Value::Array(groups) = read_json(path) else {
-        panic!("{context}: expected an array of test groups");
-    };
-    groups
-        .into_iter()
-        .map(|group| parse_group(group, &context))
-        .collect()
-}
-
-fn parse_group(group: Value, context: &str) -> TestGroup {
-    let Value::Object(mut fields) = group else {
-        panic!("{context}: a test group is not an object");
-    };
-    let description = description_of(&fields, context);
-    let context = format!("{context} :: {description}");
-    let schema = fields
-        .remove("schema")
-        .unwrap_or_else(|| panic!("{context}: group has no \"schema\""));
-    let Some(Value::Array(tests)) = fields.remove("tests") else {
-        panic!("{context}: group has no \"tests\" array");
-    };
-    let tests = tests
-        .into_iter()
-        .map(|test| parse_case(test, &context))
-        .collect();
-    TestGroup {
-        description,
-        schema,
-        tests,
-    }
-}
-
-fn parse_case(test: Value, context: &str) -> TestCase {
-    let Value::Object(mut fields) = test else {
-        panic!("{context}: a test is not an object");
-    };
-    let description = description_of(&fields, context);
-    let context = format!("{context} :: {description}");
-    let data = fields
-        .remove("data")
-        .unwrap_or_else(|| panic!("{context}: test has no \"data\""));
-    let valid = fields
-        .get("valid")
-        .and_then(Value::as_bool)
-        .unwrap_or_else(|| panic!("{context}: test has no boolean \"valid\""));
-    TestCase {
-        description,
-        data,
-        valid,
-    }
-}
-
-/// The trimmed `description` (a few in the suite end with a space).
-fn description_of(fields: &serde_json::Map<String, Value>, context: &str) -> String {
-    let description = fields.get("description").and_then(Value::as_str);
-    description
-        .unwrap_or_else(|| panic!("{context}: entry has no string \"description\""))
-        .trim()
-        .to_owned()
-}
+use load::*;
 
 // ---------------------------------------------------------------------------
 // Running tests

@@ -88,6 +88,49 @@ pub fn profile() -> ValidationOptions {
     options
 }
 
+/// A tool schema that spans documents made into one the MCP profile accepts: every
+/// document its references reach (registered in `options`, as for compiling) embedded
+/// under its `$defs`, and every reference rewritten to a same-document JSON Pointer
+/// (`#/$defs/address.json/properties/city`), the identifiers that would change what
+/// such a pointer means removed. The result compiles under [`profile`] (with the draft
+/// `options` set, if any), which is checked.
+///
+/// ```
+/// use serde_json::json;
+/// let options = mcp_jsonschema::Validator::options()
+///     .with_base_uri("file:///tools/order.json")
+///     .with_resource("file:///tools/address.json", json!({
+///         "$id": "https://example.com/address.json",
+///         "type": "object",
+///         "properties": {"city": {"$anchor": "city", "type": "string"}}
+///     }));
+/// let schema = json!({"type": "object", "properties": {
+///     "to": {"$ref": "address.json"},
+///     "city": {"$ref": "https://example.com/address.json#city"}
+/// }});
+/// let bundled = mcp_jsonschema::mcp::bundle(&schema, &options)?;
+/// assert_eq!(bundled["properties"]["to"]["$ref"], "#/$defs/address.json");
+/// assert_eq!(bundled["properties"]["city"]["$ref"], "#/$defs/address.json/properties/city");
+/// assert!(mcp_jsonschema::mcp::ToolSchema::input(&bundled).is_ok());
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+///
+/// # Errors
+///
+/// A reference that cannot be resolved; a dynamic reference (`$dynamicRef`,
+/// `$recursiveRef`) in a schema that spans resources, whose target a pointer cannot fix;
+/// a document in another dialect than the schema's; and whatever keeps the result from
+/// compiling under the profile (its bounds, draft 4).
+pub fn bundle(schema: &Value, options: &ValidationOptions) -> Result<Value, SchemaError> {
+    let bundled = crate::bundle::bundle_same_document(schema, options)?;
+    let mut profile = profile();
+    if let Some(draft) = options.draft {
+        profile = profile.with_draft(draft);
+    }
+    profile.build(&bundled)?;
+    Ok(bundled)
+}
+
 /// Which side of a tool a schema describes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {

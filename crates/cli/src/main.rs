@@ -40,6 +40,7 @@ mod lint;
 mod locate;
 mod paint;
 mod proxy;
+mod resources;
 mod sse;
 mod tools;
 mod upstream;

@@ -3,6 +3,7 @@
 use crate::input::{JsonLines, Next, Source};
 use crate::locate::line_of;
 use crate::paint::Paint;
+use crate::resources::Resources;
 use crate::{DraftArg, Failure, Outcome};
 use clap::ValueEnum;
 use mcp_jsonschema::mcp::{self, Role, ToolSchema};
@@ -47,6 +48,8 @@ pub(crate) struct Args {
     /// Print nothing; the exit code tells.
     #[arg(long, short)]
     quiet: bool,
+    #[command(flatten)]
+    resources: Resources,
 }
 
 /// The output formats on offer.
@@ -108,11 +111,12 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     }
     let schema_source = Source::read(&args.schema)?;
     let schema = schema_source.json()?;
-    let compiled = compile(args, &schema).map_err(|e| {
+    let compiled = compile(args, &schema)?.map_err(|e| {
         let line = line_of(&schema_source.text, e.location()).unwrap_or(1);
         Failure(format!(
-            "{}:{line}: invalid schema: {e}",
-            schema_source.name
+            "{}:{line}: invalid schema: {e}{}",
+            schema_source.name,
+            crate::resources::hint(&e)
         ))
     })?;
     let mut verdicts = Verdicts {
@@ -255,7 +259,11 @@ impl Verdicts<'_> {
 
 /// Compiles the schema as the options ask: under the MCP rules, the wire form (root type
 /// and `$schema` applied) is what gets compiled.
-fn compile(args: &Args, schema: &Value) -> Result<Validator, mcp_jsonschema::SchemaError> {
+/// The validator of `schema`; the outer error is the `--resource` files'.
+fn compile(
+    args: &Args,
+    schema: &Value,
+) -> Result<Result<Validator, mcp_jsonschema::SchemaError>, Failure> {
     let role = match (args.mcp_input, args.mcp_output) {
         (true, _) => Some(Role::Input),
         (_, true) => Some(Role::Output),
@@ -274,9 +282,10 @@ fn compile(args: &Args, schema: &Value) -> Result<Validator, mcp_jsonschema::Sch
     options = options
         .with_annotations(args.output.annotates())
         .with_masked_errors(args.mask);
+    let options = args.resources.apply(options, &args.schema)?;
     Ok(match role {
-        Some(role) => ToolSchema::new(role, schema, &options)?.validator().clone(),
-        None => options.build(schema)?,
+        Some(role) => ToolSchema::new(role, schema, &options).map(|t| t.validator().clone()),
+        None => options.build(schema),
     })
 }
 
