@@ -5,6 +5,8 @@
 //! - `check SCHEMA ...`: every problem of each schema, with its pointer.
 //! - `tools FILE`: a report per tool of a `tools/list` result, with a client-compatibility
 //!   lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask a live server.
+//! - `bundle SCHEMA --resource PATH [--mcp]`: one document from a schema that spans
+//!   files; with `--mcp`, every reference a same-document pointer.
 //! - `proxy -- CMD ARGS...` and `proxy --listen ADDR --upstream URL`: an MCP proxy that
 //!   validates tool calls both ways between a client and any server, over stdio or
 //!   Streamable HTTP.
@@ -32,6 +34,7 @@ macro_rules! tell {
 }
 
 mod bowtie;
+mod bundle;
 mod check;
 mod client;
 mod errors;
@@ -82,6 +85,14 @@ enum Command {
     /// usage error, an unreadable file, or a live server that cannot be listed (it does
     /// not start, exits, times out, sends what is not JSON-RPC, refuses initialize).
     Tools(tools::Args),
+    /// Make one document of a schema and the documents its references reach (given with
+    /// --resource), printed on standard output; with --mcp, one whose references are
+    /// all same-document pointers, as MCP requires of tool schemas.
+    ///
+    /// Exit code 0 when it is written, 2 for a usage error, an unreadable file, or a
+    /// schema that cannot be bundled (a reference that resolves nowhere, or with --mcp
+    /// one that cannot be rewritten faithfully).
+    Bundle(bundle::Args),
     /// Guard an MCP server's tool calls: run it behind this proxy, which validates each
     /// call's arguments before the server sees them and each result's structuredContent
     /// before the client does, and passes every other message through unchanged.
@@ -151,6 +162,7 @@ fn main() -> ExitCode {
         Command::Validate(args) => validate::run(&args),
         Command::Check(args) => check::run(&args),
         Command::Tools(args) => tools::run(&args),
+        Command::Bundle(args) => bundle::run(&args),
         Command::Proxy(args) => proxy::run(&args),
         Command::Bowtie => bowtie::run(),
     };

@@ -520,6 +520,139 @@ fn check_lists_every_problem_with_its_line() {
     assert_eq!((run.code, run.stdout.as_str()), (1, ""));
 }
 
+/// The console block of the README that starts with `$ command`: each command with
+/// the lines it printed (a `...` line stands for lines left out).
+fn readme_session(command: &str) -> Vec<String> {
+    let readme = include_str!("../../../README.md");
+    let start = readme
+        .find(&format!("$ {command}\n"))
+        .unwrap_or_else(|| panic!("the README shows `{command}`"));
+    let block = &readme[start..];
+    let end = block.find("```").expect("the block ends");
+    block[..end]
+        .lines()
+        .skip(1)
+        .take_while(|l| !l.starts_with("$ "))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn schemas_that_span_files_validate_and_bundle_as_the_readme_shows() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let root = Path::new(root);
+    let schema = "examples/multi-file/order.json";
+    let call = "examples/multi-file/order-call.json";
+    let defs = "examples/multi-file/defs";
+    // Without the files it refers to: the reference, and how to give them.
+    let run = run_in(root, &["validate", schema, call], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    let shown = readme_session(&format!("mcp-jsonschema validate {schema} {call}"));
+    assert_eq!(run.stderr.trim_end(), shown.join("\n"), "{run:?}");
+    // With them: the instance's error, found in the other file.
+    let args = ["validate", schema, call, "--resource", defs];
+    let run = run_in(root, &args, "");
+    assert_eq!(run.code, 1, "{run:?}");
+    let shown = readme_session(&format!("mcp-jsonschema {}", args.join(" ")));
+    assert_eq!(run.stdout.trim_end(), shown[0], "{run:?}");
+    assert!(run.stderr.starts_with("0 valid, 1 invalid ("), "{run:?}");
+    // A directory is read recursively; a single file does as well; nothing else is read.
+    let run = run_in(
+        root,
+        &[
+            "validate",
+            schema,
+            call,
+            "--resource",
+            "examples/multi-file/defs/address.json",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    let run = run_in(
+        root,
+        &[
+            "validate",
+            schema,
+            call,
+            "--resource",
+            "examples/multi-file/nowhere",
+        ],
+        "",
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("--resource examples/multi-file/nowhere"),
+        "{run:?}"
+    );
+
+    // The same-document bundle: the committed one, each shown line of it in the README,
+    // a tool schema the MCP profile accepts, with the verdicts of the original.
+    let args = ["bundle", "--mcp", schema, "--resource", defs];
+    let run = run_in(root, &args, "");
+    assert_eq!(run.code, 0, "{run:?}");
+    let committed = std::fs::read_to_string(root.join("examples/multi-file/order.bundled.json"))
+        .expect("the committed bundle");
+    assert_eq!(run.stdout, committed);
+    let shown = readme_session(&format!("mcp-jsonschema {}", args.join(" ")));
+    let mut lines = run.stdout.lines();
+    for line in shown.iter().filter(|l| l.trim() != "...") {
+        assert!(
+            lines.any(|l| l == line),
+            "{line:?} is not in the output, in order"
+        );
+    }
+    let bundled = "examples/multi-file/order.bundled.json";
+    let run = run_in(root, &["validate", "--mcp-input", bundled, call], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(run.stdout, "examples/multi-file/order-call.json:3 /ship_to/country: \"norway\" does not match the pattern \"^[A-Z]{2}$\"\n");
+    // Without --mcp, the embedded file keeps its `$id` and is named by it.
+    let run = run_in(root, &["bundle", schema, "--resource", defs], "");
+    let plain: serde_json::Value = serde_json::from_str(&run.stdout).expect("JSON");
+    assert_eq!(
+        plain["properties"]["ship_to"]["$ref"],
+        "https://example.com/schemas/address.json"
+    );
+    assert_eq!(
+        plain["$defs"]["address.json"]["$id"],
+        "https://example.com/schemas/address.json"
+    );
+    // What cannot be bundled: a file not given, and (with --mcp) a dynamic reference
+    // across resources.
+    let run = run_in(root, &["bundle", schema], "");
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("cannot bundle: /properties/bill_to/$ref"),
+        "{run:?}"
+    );
+    let dir = dir_with(
+        "bundle_dynamic",
+        &[
+            (
+                "tree.json",
+                r##"{"$id": "https://example.com/tree", "$dynamicAnchor": "node", "properties": {"kids": {"items": {"$dynamicRef": "#node"}}}}"##,
+            ),
+            (
+                "strict.json",
+                r#"{"$ref": "https://example.com/tree", "$dynamicAnchor": "node", "unevaluatedProperties": false}"#,
+            ),
+        ],
+    );
+    let run = run_in(
+        &dir,
+        &["bundle", "--mcp", "strict.json", "--resource", "tree.json"],
+        "",
+    );
+    assert_eq!(run.code, 2, "{run:?}");
+    assert!(
+        run.stderr
+            .contains("$dynamicRef: cannot rewrite $dynamicRef"),
+        "{run:?}"
+    );
+}
+
 /// Checks `reply` against the protocol's `kind` reply schema (tests/data).
 fn assert_protocol(kind: &str, reply: &serde_json::Value) {
     let schema: serde_json::Value =
