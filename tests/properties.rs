@@ -244,6 +244,11 @@ proptest! {
     }
 
     #[test]
+    fn a_same_document_bundle_gives_the_verdicts_of_its_schema((schema, instances) in any_case()) {
+        invariants::bundles_and_metaschema_errors(&schema, &instances);
+    }
+
+    #[test]
     fn the_mcp_profile_agrees_with_the_default_options((schema, instances) in any_case()) {
         let Some(validator) = compile(&schema) else { return Ok(()) };
         let Ok(profile) = mcp::profile().build(&schema) else { return Ok(()) };

@@ -523,6 +523,54 @@ pub fn compile_input(data: &[u8]) {
     for report in reports {
         let _ = report.problems();
     }
+    bundles_and_metaschema_errors(&schema, &instances);
+}
+
+/// Bundling `schema` never panics, and its same-document bundle (the MCP profile's,
+/// which rewrites every reference to a pointer and removes `$id`s and anchors) gives
+/// each of `instances` the verdict the schema gives, limits aside; the metaschema's
+/// list of errors is empty exactly when `meta::is_valid` says so.
+pub fn bundles_and_metaschema_errors(schema: &Value, instances: &[Value]) {
+    for draft in [
+        Draft::Draft202012,
+        Draft::Draft201909,
+        Draft::Draft7,
+        Draft::Draft6,
+    ] {
+        let options = Validator::options()
+            .with_draft(draft)
+            .with_step_budget(COMPILE_TARGET_BUDGET);
+        let _ = mcp_jsonschema::bundle(schema, &options);
+        let Ok(original) = options.build(schema) else {
+            continue;
+        };
+        let Ok(bundled) = mcp::bundle(schema, &options) else {
+            continue;
+        };
+        let rebuilt = options.build(&bundled).unwrap_or_else(|e| {
+            panic!("the same-document bundle does not compile: {e}\nschema: {schema}\nbundle: {bundled}")
+        });
+        for instance in instances {
+            let (before, after) = (original.validate(instance), rebuilt.validate(instance));
+            let limited = |r: &Result<(), ValidationError>| r.as_ref().is_err_and(is_limit);
+            if limited(&before) || limited(&after) {
+                continue;
+            }
+            assert_eq!(
+                before.is_ok(),
+                after.is_ok(),
+                "the same-document bundle disagrees\nschema: {schema}\nbundle: {bundled}\ninstance: {instance}"
+            );
+        }
+    }
+    if let Ok(errors) = mcp_jsonschema::meta::iter_errors(schema) {
+        let listed = errors.count();
+        assert_eq!(
+            listed == 0,
+            mcp_jsonschema::meta::is_valid(schema),
+            "{schema}"
+        );
+    }
 }
 
 /// Strings every pattern is tried against: short, long, Unicode, and a classic
