@@ -5,12 +5,12 @@
 //! what a metaschema cannot say: unresolvable references, patterns that are not
 //! ECMA-262, and with `--mcp` the MCP profile's bounds and same-document rule.
 
-use crate::input::Source;
-use crate::locate::line_of;
+use crate::input::{stdin_once, Source};
 use crate::paint::Paint;
-use crate::{DraftArg, Failure, Outcome};
+use crate::report::{self, Cited, Finding, Format, ReportArgs};
+use crate::{DraftOption, Failure, Outcome};
 use mcp_jsonschema::{mcp, Draft, ValidationOptions, Validator};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::collections::HashMap;
 
 #[derive(Debug, clap::Args)]
@@ -18,16 +18,14 @@ pub(crate) struct Args {
     /// Schema files (`-` for standard input).
     #[arg(required = true)]
     schemas: Vec<String>,
-    /// The dialect of a schema without `$schema` (2020-12 by default).
-    #[arg(long, value_enum)]
-    draft: Option<DraftArg>,
+    #[command(flatten)]
+    draft: DraftOption,
     /// Also apply the MCP profile: schema depth 64, 10,000 subschemas, same-document
     /// references only, no draft 4.
     #[arg(long)]
     mcp: bool,
-    /// Print nothing; the exit code tells.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
 /// A problem found in a schema: where, and what.
@@ -37,36 +35,37 @@ struct Problem {
 }
 
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
-    if args.schemas.iter().filter(|path| *path == "-").count() > 1 {
-        return Err(Failure("standard input (`-`) can be read only once".into()));
-    }
+    stdin_once(&args.schemas)?;
     let paint = Paint::for_stdout();
+    let (format, quiet) = (args.report.output, args.report.quiet.quiet);
     let mut metaschemas = HashMap::new();
-    let mut outcome = Outcome::Valid;
+    let mut findings = Vec::new();
     for path in &args.schemas {
         let source = Source::read(path)?;
         let schema = source.json()?;
         let problems = problems(args, &schema, &mut metaschemas)?;
-        if !problems.is_empty() {
-            outcome = Outcome::Invalid;
-        }
-        if args.quiet {
-            continue;
-        }
-        if problems.is_empty() {
+        if format == Format::Text && problems.is_empty() && !quiet {
             say!("{}: {}", source.name, paint.good("ok"));
         }
         for Problem { pointer, message } in problems {
-            let line = line_of(&source.text, &pointer).unwrap_or(1);
-            let shown = if pointer.is_empty() {
-                "(root)"
-            } else {
-                &pointer
-            };
-            say!("{}:{line} {}: {message}", source.name, paint.bad(shown));
+            let finding = Finding::new(&source, 0, pointer, Cited::Schema, message);
+            if format == Format::Text {
+                let line = finding.position.map_or(1, |(line, _)| line);
+                let (subject, message) = (paint.bad(&finding.subject), &finding.message);
+                say!("{}:{line} {subject}: {message}", source.name);
+            }
+            findings.push(finding);
         }
     }
-    Ok(outcome)
+    match format {
+        Format::Text => {}
+        Format::Json => say!("{:#}", report::json(&findings, Map::new())),
+        Format::Sarif => say!("{:#}", report::sarif(&[Cited::Schema], &findings)),
+    }
+    Ok(match findings.is_empty() {
+        true => Outcome::Valid,
+        false => Outcome::Invalid,
+    })
 }
 
 /// Every problem of `schema`: its metaschema's errors, then the compiler's, if it names
@@ -80,7 +79,7 @@ fn problems(
     let draft = match declared.and_then(Value::as_str) {
         Some(uri) => Draft::from_uri(uri),
         // Without `$schema` (or with a boolean schema): the assumed dialect.
-        None if declared.is_none() => Some(args.draft.map_or(Draft::default(), Draft::from)),
+        None if declared.is_none() => Some(args.draft.draft.map_or(Draft::default(), Draft::from)),
         // A malformed `$schema`: the compiler explains.
         None => None,
     };
@@ -107,7 +106,7 @@ fn problems(
     } else {
         ValidationOptions::default()
     };
-    if let Some(draft) = args.draft {
+    if let Some(draft) = args.draft.draft {
         options = options.with_draft(draft.into());
     }
     // A schema its official metaschema accepts needs no second check; a custom dialect's

@@ -40,6 +40,7 @@ mod lint;
 mod locate;
 mod paint;
 mod proxy;
+mod report;
 mod sse;
 mod tools;
 mod upstream;
@@ -115,6 +116,23 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// `--draft`, shared by the subcommands that read schemas of any dialect.
+#[derive(Debug, clap::Args)]
+struct DraftOption {
+    /// The dialect of a schema without `$schema` (2020-12 by default).
+    #[arg(long, value_enum)]
+    draft: Option<DraftArg>,
+}
+
+/// `--quiet`, shared by every subcommand that reports.
+#[derive(Debug, clap::Args)]
+struct QuietArg {
+    /// Print only problems: nothing for what is valid (no `ok` or `valid` lines), no
+    /// summary; the exit code is the same. A JSON document or SARIF log is still whole.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// The dialect assumed for schemas without `$schema`, as given on the command line.
