@@ -13,9 +13,8 @@ use serde_json::{json, Map, Value};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct ReportArgs {
-    /// How to print the report: `text` for people; `json`, one JSON document with every
-    /// finding (`findings`: file, pointer, line, column, rule, severity, message) and the
-    /// `errors` and `warnings` counts; `sarif`, a SARIF 2.1.0 log for code scanning.
+    /// How to print the report. `json`: `{"findings": [...], "errors": N, "warnings": N}`,
+    /// each finding with its file, JSON Pointer, line, column, rule, severity and message.
     #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Format::Text, alias = "format")]
     pub(crate) output: Format,
     #[command(flatten)]
