@@ -57,11 +57,7 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             findings.push(finding);
         }
     }
-    match format {
-        Format::Text => {}
-        Format::Json => say!("{:#}", report::json(&findings, Map::new())),
-        Format::Sarif => say!("{:#}", report::sarif(&[Cited::Schema], &findings)),
-    }
+    report::print(format, &[Cited::Schema], &findings, Map::new());
     Ok(match findings.is_empty() {
         true => Outcome::Valid,
         false => Outcome::Invalid,

@@ -3,8 +3,12 @@
 //! - `validate SCHEMA [INSTANCE ...]`: instances from files, `-` (standard input) or JSON
 //!   Lines; one line per error, `file:line /pointer: message`.
 //! - `check SCHEMA ...`: every problem of each schema, with its pointer.
-//! - `tools FILE`: a report per tool of a `tools/list` result, with a client-compatibility
-//!   lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask a live server.
+//! - `tools FILE ...`: a report per tool of each `tools/list` result, with a
+//!   client-compatibility lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask
+//!   a live server.
+//!
+//! `check` and `tools` share `--output text|json|sarif` ([`report`]); every subcommand
+//! that reports shares `--quiet`, and those that read schemas of any dialect `--draft`.
 //! - `proxy -- CMD ARGS...` and `proxy --listen ADDR --upstream URL`: an MCP proxy that
 //!   validates tool calls both ways between a client and any server, over stdio or
 //!   Streamable HTTP.

@@ -153,6 +153,21 @@ fn nearest(text: &str, start: usize, pointer: &str) -> Option<(usize, usize)> {
     }
 }
 
+/// Prints the document `format` asks for (nothing for text, printed as it is found):
+/// `--output json` with `more` members, or the SARIF log of a run that applied `rules`.
+pub(crate) fn print(
+    format: Format,
+    rules: &[Cited],
+    findings: &[Finding],
+    more: Map<String, Value>,
+) {
+    match format {
+        Format::Text => {}
+        Format::Json => say!("{:#}", json(findings, more)),
+        Format::Sarif => say!("{:#}", sarif(rules, findings)),
+    }
+}
+
 /// How many findings are errors and how many warnings.
 pub(crate) fn counts(findings: &[Finding]) -> (usize, usize) {
     let count = |severity| findings.iter().filter(|f| f.severity() == severity).count();

@@ -151,17 +151,11 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
             lint_finding(&input.source, *start, pointer.clone(), f).about(f.location.clone())
         }));
     }
-    match format {
-        Format::Text => {}
-        Format::Json => {
-            let more = Map::from_iter([("tools".to_string(), Value::Array(summaries))]);
-            say!("{:#}", report::json(&findings, more));
-        }
-        Format::Sarif => {
-            let cited = std::iter::once(Cited::Schema).chain(rules.into_iter().map(Cited::Lint));
-            say!("{:#}", report::sarif(&cited.collect::<Vec<_>>(), &findings));
-        }
-    }
+    let cited: Vec<Cited> = std::iter::once(Cited::Schema)
+        .chain(rules.into_iter().map(Cited::Lint))
+        .collect();
+    let more = Map::from_iter([("tools".to_string(), Value::Array(summaries))]);
+    report::print(format, &cited, &findings, more);
     let (errors, warnings) = report::counts(&findings);
     if !quiet {
         let files = match inputs.len() {
