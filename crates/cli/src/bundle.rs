@@ -5,7 +5,7 @@
 use crate::input::Source;
 use crate::locate::line_of;
 use crate::resources::Resources;
-use crate::{DraftArg, Failure, Outcome};
+use crate::{DraftOption, Failure, Outcome};
 use mcp_jsonschema::{mcp, ValidationOptions};
 
 #[derive(Debug, clap::Args)]
@@ -16,9 +16,8 @@ pub(crate) struct Args {
     /// The schema file (`-` for standard input, whose references resolve only to the
     /// --resource files by their `$id`).
     schema: String,
-    /// The dialect of a schema without `$schema` (2020-12 by default).
-    #[arg(long, value_enum)]
-    draft: Option<DraftArg>,
+    #[command(flatten)]
+    draft: DraftOption,
     /// Rewrite every reference to a same-document JSON Pointer (`#/$defs/...`) and check
     /// that the result compiles under the MCP profile; what cannot be rewritten
     /// faithfully (a `$dynamicRef` across resources, another dialect) is an error.
@@ -31,10 +30,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     let source = Source::read(&args.schema)?;
     let schema = source.json()?;
-    let mut options = ValidationOptions::default();
-    if let Some(draft) = args.draft {
-        options = options.with_draft(draft.into());
-    }
+    let options = args.draft.apply(ValidationOptions::default());
     let options = args.resources.apply(options, &args.schema)?;
     let bundled = match args.mcp {
         true => mcp::bundle(&schema, &options),

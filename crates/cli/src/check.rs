@@ -5,29 +5,29 @@
 //! what a metaschema cannot say: unresolvable references, patterns that are not
 //! ECMA-262, and with `--mcp` the MCP profile's bounds and same-document rule.
 
-use crate::input::Source;
-use crate::locate::line_of;
+use crate::input::{stdin_once, Source};
 use crate::paint::Paint;
-use crate::{DraftArg, Failure, Outcome};
-use mcp_jsonschema::{mcp, Draft, ValidationOptions, Validator};
-use serde_json::{json, Value};
-use std::collections::HashMap;
+use crate::report::{self, Cited, Finding, Format, ReportArgs};
+use crate::resources::Resources;
+use crate::{DraftOption, Failure, Outcome};
+use mcp_jsonschema::{mcp, meta, Draft, ValidationOptions};
+use serde_json::{Map, Value};
 
 #[derive(Debug, clap::Args)]
 pub(crate) struct Args {
     /// Schema files (`-` for standard input).
     #[arg(required = true)]
     schemas: Vec<String>,
-    /// The dialect of a schema without `$schema` (2020-12 by default).
-    #[arg(long, value_enum)]
-    draft: Option<DraftArg>,
+    #[command(flatten)]
+    draft: DraftOption,
     /// Also apply the MCP profile: schema depth 64, 10,000 subschemas, same-document
     /// references only, no draft 4.
     #[arg(long)]
     mcp: bool,
-    /// Print nothing; the exit code tells.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    report: ReportArgs,
+    #[command(flatten)]
+    resources: Resources,
 }
 
 /// A problem found in a schema: where, and what.
@@ -37,79 +37,55 @@ struct Problem {
 }
 
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
-    if args.schemas.iter().filter(|path| *path == "-").count() > 1 {
-        return Err(Failure("standard input (`-`) can be read only once".into()));
-    }
+    stdin_once(&args.schemas)?;
     let paint = Paint::for_stdout();
-    let mut metaschemas = HashMap::new();
-    let mut outcome = Outcome::Valid;
+    let (format, quiet) = (args.report.output, args.report.quiet.quiet);
+    let mut findings = Vec::new();
     for path in &args.schemas {
         let source = Source::read(path)?;
         let schema = source.json()?;
-        let problems = problems(args, &schema, &mut metaschemas)?;
-        if !problems.is_empty() {
-            outcome = Outcome::Invalid;
-        }
-        if args.quiet {
-            continue;
-        }
-        if problems.is_empty() {
+        let problems = problems(args, path, &schema)?;
+        if format == Format::Text && problems.is_empty() && !quiet {
             say!("{}: {}", source.name, paint.good("ok"));
         }
         for Problem { pointer, message } in problems {
-            let line = line_of(&source.text, &pointer).unwrap_or(1);
-            let shown = if pointer.is_empty() {
-                "(root)"
-            } else {
-                &pointer
-            };
-            say!("{}:{line} {}: {message}", source.name, paint.bad(shown));
+            let finding = Finding::new(&source, 0, pointer, Cited::Schema, message);
+            if format == Format::Text {
+                let line = finding.position.map_or(1, |(line, _)| line);
+                let (subject, message) = (paint.bad(&finding.subject), &finding.message);
+                say!("{}:{line} {subject}: {message}", source.name);
+            }
+            findings.push(finding);
         }
     }
-    Ok(outcome)
+    report::print(format, &[Cited::Schema], &findings, Map::new());
+    Ok(match findings.is_empty() {
+        true => Outcome::Valid,
+        false => Outcome::Invalid,
+    })
 }
 
-/// Every problem of `schema`: its metaschema's errors, then the compiler's, if it names
-/// another place.
-fn problems(
-    args: &Args,
-    schema: &Value,
-    metaschemas: &mut HashMap<Draft, Validator>,
-) -> Result<Vec<Problem>, Failure> {
-    let declared = schema.get("$schema");
-    let draft = match declared.and_then(Value::as_str) {
-        Some(uri) => Draft::from_uri(uri),
-        // Without `$schema` (or with a boolean schema): the assumed dialect.
-        None if declared.is_none() => Some(args.draft.map_or(Draft::default(), Draft::from)),
-        // A malformed `$schema`: the compiler explains.
-        None => None,
-    };
+/// Every problem of `schema` (read from `path`): its metaschema's errors, then the
+/// compiler's, if it names another place.
+fn problems(args: &Args, path: &str, schema: &Value) -> Result<Vec<Problem>, Failure> {
     let mut found = Vec::new();
+    // A `$schema` that names no draft (a custom metaschema, or not a string): the
+    // compiler explains.
+    let draft = Draft::detect(schema)
+        .ok()
+        .map(|d| d.unwrap_or(args.draft.or_default()));
     if let Some(draft) = draft {
-        let metaschema = match metaschemas.entry(draft) {
-            std::collections::hash_map::Entry::Occupied(entry) => entry.into_mut(),
-            std::collections::hash_map::Entry::Vacant(entry) => {
-                let validator = ValidationOptions::default()
-                    .with_draft(draft)
-                    .build(&json!({ "$ref": draft.uri() }))
-                    .map_err(|e| Failure(format!("metaschema {}: {e}", draft.uri())))?;
-                entry.insert(validator)
-            }
-        };
-        let errors = crate::errors::listed(metaschema.iter_errors(schema));
-        found.extend(errors.into_iter().map(|e| Problem {
+        let errors = meta::metaschema(draft).iter_errors(schema);
+        found.extend(crate::errors::listed(errors).into_iter().map(|e| Problem {
             pointer: e.instance_location().to_string(),
             message: e.message().to_string(),
         }));
     }
-    let mut options = if args.mcp {
-        mcp::profile()
-    } else {
-        ValidationOptions::default()
+    let options = match args.mcp {
+        true => mcp::profile(),
+        false => ValidationOptions::default(),
     };
-    if let Some(draft) = args.draft {
-        options = options.with_draft(draft.into());
-    }
+    let options = args.resources.apply(args.draft.apply(options), path)?;
     // A schema its official metaschema accepts needs no second check; a custom dialect's
     // metaschema, or a schema with errors listed above, is checked by the compiler too
     // (whose first error then names a place already listed).
@@ -118,7 +94,7 @@ fn problems(
         if !found.iter().any(|p| p.pointer == e.location()) {
             found.push(Problem {
                 pointer: e.location().to_string(),
-                message: e.message().to_string(),
+                message: format!("{}{}", e.message(), crate::resources::hint(&e)),
             });
         }
     }

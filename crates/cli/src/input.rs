@@ -13,23 +13,37 @@ pub(crate) struct Source {
     /// The name used in messages: the path as given, `<stdin>` for `-`.
     pub(crate) name: String,
     pub(crate) text: String,
+    /// Whether it is a file (not standard input, nor a live server's answer).
+    pub(crate) on_disk: bool,
+}
+
+/// Fails unless standard input (`-`) is among `paths` at most once.
+pub(crate) fn stdin_once<'a>(paths: impl IntoIterator<Item = &'a String>) -> Result<(), Failure> {
+    match paths.into_iter().filter(|path| *path == "-").count() {
+        0 | 1 => Ok(()),
+        _ => Err(Failure("standard input (`-`) can be read only once".into())),
+    }
 }
 
 impl Source {
     /// Reads `path` (`-` for standard input) as UTF-8 text.
     pub(crate) fn read(path: &str) -> Result<Source, Failure> {
-        let (name, text) = if path == "-" {
+        let (name, text, on_disk) = if path == "-" {
             let mut text = String::new();
             std::io::stdin()
                 .read_to_string(&mut text)
                 .map_err(|e| Failure(format!("<stdin>: cannot read: {e}")))?;
-            ("<stdin>".to_string(), text)
+            ("<stdin>".to_string(), text, false)
         } else {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Failure(format!("{path}: cannot read: {e}")))?;
-            (path.to_string(), text)
+            (path.to_string(), text, true)
         };
-        Ok(Source { name, text })
+        Ok(Source {
+            name,
+            text,
+            on_disk,
+        })
     }
 
     /// The whole text as one JSON value.
@@ -159,6 +173,7 @@ mod tests {
         Source {
             name: "in.json".into(),
             text: text.into(),
+            on_disk: true,
         }
     }
 

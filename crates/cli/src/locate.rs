@@ -1,5 +1,5 @@
-//! Where a JSON Pointer's value starts in a document's text, as a line number, for
-//! `file:line` messages.
+//! Where a JSON Pointer's value starts in a document's text, as a line number (and a
+//! column), for `file:line` messages and for SARIF regions.
 //!
 //! `serde_json::Value` keeps no positions, so the text is scanned again, following the
 //! pointer and skipping every value beside the path. The text is known to be valid JSON
@@ -9,6 +9,27 @@
 /// The 1-based line where the value at `pointer` starts in `text`. With duplicate keys,
 /// the last one wins, as in `serde_json`.
 pub(crate) fn line_of(text: &str, pointer: &str) -> Option<usize> {
+    position_of(text, pointer).map(|(line, _)| line)
+}
+
+/// The 1-based line and column (in Unicode code points) where the value at `pointer`
+/// starts in `text`.
+pub(crate) fn position_of(text: &str, pointer: &str) -> Option<(usize, usize)> {
+    position_from(text, 0, pointer)
+}
+
+/// [`position_of`] for the document starting at byte `start` of `text` (one of several
+/// documents one after another); the line and column count from the start of `text`.
+pub(crate) fn position_from(text: &str, start: usize, pointer: &str) -> Option<(usize, usize)> {
+    let at = start + offset_of(text.get(start..)?, pointer)?;
+    let before = text.get(..at)?;
+    let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+    let line = 1 + before.matches('\n').count();
+    Some((line, 1 + before[line_start..].chars().count()))
+}
+
+/// The byte offset where the value at `pointer` starts in `text`.
+fn offset_of(text: &str, pointer: &str) -> Option<usize> {
     let bytes = text.as_bytes();
     let mut at = skip_space(bytes, 0);
     if !pointer.is_empty() {
@@ -21,7 +42,7 @@ pub(crate) fn line_of(text: &str, pointer: &str) -> Option<usize> {
             };
         }
     }
-    Some(1 + bytes[..at].iter().filter(|&&b| b == b'\n').count())
+    Some(at)
 }
 
 /// The start of the value of member `key` in the object starting at `at`.
@@ -121,7 +142,7 @@ fn skip_value(bytes: &[u8], at: usize) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::line_of;
+    use super::{line_of, position_of};
 
     const TEXT: &str = r#"{
   "name": "x",
@@ -149,6 +170,17 @@ mod tests {
         for (pointer, line) in cases {
             assert_eq!(line_of(TEXT, pointer), Some(line), "{pointer}");
         }
+    }
+
+    #[test]
+    fn columns_count_code_points_from_one() {
+        assert_eq!(position_of(TEXT, ""), Some((1, 1)));
+        assert_eq!(position_of(TEXT, "/tags/1/k"), Some((5, 11)));
+        assert_eq!(position_of(TEXT, "/a~1b/~0"), Some((8, 16)));
+        assert_eq!(
+            position_of("{\"\u{e9}\u{e9}\": 1, \"b\": 2}", "/b"),
+            Some((1, 16))
+        );
     }
 
     #[test]

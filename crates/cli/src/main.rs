@@ -3,14 +3,18 @@
 //! - `validate SCHEMA [INSTANCE ...]`: instances from files, `-` (standard input) or JSON
 //!   Lines; one line per error, `file:line /pointer: message`.
 //! - `check SCHEMA ...`: every problem of each schema, with its pointer.
-//! - `tools FILE`: a report per tool of a `tools/list` result, with a client-compatibility
-//!   lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask a live server.
+//! - `tools FILE ...`: a report per tool of each `tools/list` result, with a
+//!   client-compatibility lint; `tools --stdio -- CMD ARGS...` and `tools --http URL` ask
+//!   a live server.
 //! - `bundle SCHEMA --resource PATH [--mcp]`: one document from a schema that spans
 //!   files; with `--mcp`, every reference a same-document pointer.
 //! - `proxy -- CMD ARGS...` and `proxy --listen ADDR --upstream URL`: an MCP proxy that
 //!   validates tool calls both ways between a client and any server, over stdio or
 //!   Streamable HTTP.
 //! - `bowtie`: a harness speaking Bowtie's protocol v1 on standard input and output.
+//!
+//! `check` and `tools` share `--output text|json|sarif` ([`report`]); every subcommand
+//! that reports shares `--quiet`, and those that read schemas of any dialect `--draft`.
 //!
 //! Exit codes: 0 when everything is valid, 1 when an instance or schema is not, 2 for a
 //! usage error, an unreadable or malformed file, or (for `validate`) a schema that does
@@ -43,6 +47,7 @@ mod lint;
 mod locate;
 mod paint;
 mod proxy;
+mod report;
 mod resources;
 mod sse;
 mod tools;
@@ -127,6 +132,41 @@ impl std::fmt::Display for Failure {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(&self.0)
     }
+}
+
+/// `--draft`, shared by the subcommands that read schemas of any dialect.
+#[derive(Debug, clap::Args)]
+struct DraftOption {
+    /// The dialect of a schema without `$schema` (2020-12 by default).
+    #[arg(long, value_enum)]
+    draft: Option<DraftArg>,
+}
+
+impl DraftOption {
+    /// The dialect of a schema without `$schema`: the one given, or 2020-12.
+    fn or_default(&self) -> Draft {
+        self.draft.map_or(Draft::default(), Draft::from)
+    }
+
+    /// `options`, with the dialect given (if one was).
+    fn apply(
+        &self,
+        options: mcp_jsonschema::ValidationOptions,
+    ) -> mcp_jsonschema::ValidationOptions {
+        match self.draft {
+            Some(draft) => options.with_draft(draft.into()),
+            None => options,
+        }
+    }
+}
+
+/// `--quiet`, shared by every subcommand that reports.
+#[derive(Debug, clap::Args)]
+struct QuietArg {
+    /// Print only problems: nothing for what is valid (no `ok` or `valid` lines), no
+    /// summary; the exit code is the same. A JSON document or SARIF log is still whole.
+    #[arg(long, short)]
+    quiet: bool,
 }
 
 /// The dialect assumed for schemas without `$schema`, as given on the command line.

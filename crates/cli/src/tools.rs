@@ -1,28 +1,32 @@
-//! `tools FILE|-`, `tools --stdio -- CMD ARGS...`, `tools --http URL`: a report per tool
-//! of a `tools/list` result, or of a live server's tools ([`crate::client`]): whether its
-//! schemas compile under the MCP profile, what the wire form changes, and the
-//! client-compatibility lint ([`crate::lint`]).
+//! `tools FILE...`, `tools --stdio -- CMD ARGS...`, `tools --http URL`: a report per tool
+//! of each `tools/list` result, or of a live server's tools ([`crate::client`]): whether
+//! its schemas compile under the MCP profile, what the wire form changes, and the
+//! client-compatibility lint ([`crate::lint`]) with the rules chosen by `--rule` and
+//! `--skip`.
 
 use crate::client::{self, HttpServer, StdioServer, Transport};
-use crate::input::Source;
-use crate::lint::{self, Finding, Rule, Severity};
+use crate::input::{stdin_once, Source};
+use crate::lint::{self, Finding, Rule, Severity, RULES};
 use crate::paint::Paint;
+use crate::report::{self, Cited, Format, ReportArgs};
 use crate::{Failure, Outcome};
-use clap::ValueEnum;
+use clap::builder::PossibleValuesParser;
 use mcp_jsonschema::mcp::{profile, Role, ToolSchema};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 use std::time::Duration;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
     mcp-jsonschema tools examples/tools-list.json\n  \
+    mcp-jsonschema tools --output sarif --skip openai-strict-all-required tools/*.json\n  \
     mcp-jsonschema tools --stdio -- npx -y @modelcontextprotocol/server-everything\n  \
     mcp-jsonschema tools --http http://127.0.0.1:8000/mcp")]
 pub(crate) struct Args {
-    /// A `tools/list` result (`{"tools": [...]}`), a whole JSON-RPC response carrying one,
-    /// an array of tools, or several of these one after another (`-` for standard input).
-    #[arg(required_unless_present_any = ["stdio", "http"], conflicts_with_all = ["stdio", "http"])]
-    file: Option<String>,
+    /// Files, each a `tools/list` result (`{"tools": [...]}`), a whole JSON-RPC response
+    /// carrying one, an array of tools, or several of these one after another (`-` for
+    /// standard input). Each file is a list of its own: a report per file.
+    #[arg(required_unless_present_any = ["stdio", "http", "list_rules"], conflicts_with_all = ["stdio", "http"])]
+    files: Vec<String>,
     /// Start the server whose command and arguments follow `--`, and list its tools over
     /// stdio (its standard error is copied to ours, each line marked `[server]`).
     #[arg(long, requires = "command", conflicts_with = "http")]
@@ -36,17 +40,47 @@ pub(crate) struct Args {
     /// The server's command and arguments, for `--stdio`.
     #[arg(last = true, value_name = "CMD ARGS")]
     command: Vec<String>,
-    /// How to print the report.
-    #[arg(long, value_enum, default_value_t = Format::Text)]
-    format: Format,
+    /// Apply only this lint rule (repeatable; all by default). `--list-rules` lists the
+    /// ids. Whether the schemas compile is always checked.
+    #[arg(long = "rule", value_name = "ID", value_parser = rule_ids(), hide_possible_values = true)]
+    rules: Vec<String>,
+    /// Do not apply this lint rule (repeatable).
+    #[arg(long, value_name = "ID", value_parser = rule_ids(), hide_possible_values = true)]
+    skip: Vec<String>,
+    /// List the lint rules (id, provider, severity, documentation) and exit.
+    #[arg(long, exclusive = true)]
+    list_rules: bool,
+    #[command(flatten)]
+    report: ReportArgs,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum Format {
-    /// For people: a block per tool.
-    Text,
-    /// For programs: one JSON document.
-    Json,
+/// The lint rules' ids, for `--rule` and `--skip` (an unknown id is a usage error).
+fn rule_ids() -> PossibleValuesParser {
+    PossibleValuesParser::new(RULES.iter().map(|rule| rule.id))
+}
+
+/// The rules `--rule` and `--skip` leave.
+fn selected(args: &Args) -> Vec<&'static Rule> {
+    let named = |ids: &[String], rule: &Rule| ids.iter().any(|id| id == rule.id);
+    (RULES.iter())
+        .filter(|rule| args.rules.is_empty() || named(&args.rules, rule))
+        .filter(|rule| !named(&args.skip, rule))
+        .collect()
+}
+
+/// The tools of one input, each with where it is in the input's text.
+struct Input {
+    source: Source,
+    tools: Vec<Placed>,
+    /// Where the (first) list of tools is: its document's start and its pointer there.
+    list: (usize, String),
+}
+
+/// A tool and where it is: the byte where its document starts, its pointer there.
+struct Placed {
+    tool: Value,
+    start: usize,
+    pointer: String,
 }
 
 /// What was found about one schema of a tool.
@@ -79,37 +113,62 @@ impl ToolReport {
 }
 
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
+    if args.list_rules {
+        RULES.iter().for_each(cite);
+        return Ok(Outcome::Valid);
+    }
     let timeout = Duration::try_from_secs_f64(args.timeout)
         .map_err(|_| Failure(format!("--timeout {}: not a duration", args.timeout)))?;
-    let tools = match (&args.file, &args.http) {
-        (Some(file), _) => tools_in(&Source::read(file)?)?,
-        (None, Some(url)) => live(&mut HttpServer::new(url, timeout)?)?,
-        (None, None) => live(&mut StdioServer::start(&args.command, timeout)?)?,
+    let (format, quiet) = (args.report.output, args.report.quiet.quiet);
+    stdin_once(&args.files)?;
+    // Every file is read first, so that a missing one stops the run before any output.
+    let inputs = match &args.http {
+        _ if !args.files.is_empty() => (args.files.iter())
+            .map(|file| tools_in(Source::read(file)?))
+            .collect::<Result<Vec<_>, _>>()?,
+        Some(url) => vec![live(&mut HttpServer::new(url, timeout)?, quiet)?],
+        None => vec![live(
+            &mut StdioServer::start(&args.command, timeout)?,
+            quiet,
+        )?],
     };
-    let (mut reports, wire): (Vec<ToolReport>, Vec<Value>) =
-        tools.iter().enumerate().map(report).unzip();
-    // The lint reads what clients receive: each schema in its wire form where it compiles.
-    for (i, report) in reports.iter_mut().enumerate() {
-        report.findings = lint::check_tool(&wire, i);
+    let rules = selected(args);
+    let paint = Paint::for_stdout();
+    let (mut findings, mut summaries, mut tools) = (Vec::new(), Vec::new(), 0);
+    for input in &inputs {
+        let (reports, list) = check(input, &rules);
+        if format == Format::Text {
+            let header = (inputs.len() > 1).then_some(input.source.name.as_str());
+            print_text(header, &reports, &list, paint, quiet);
+        }
+        tools += reports.len();
+        for (report, placed) in reports.iter().zip(&input.tools) {
+            findings.extend(report_findings(&input.source, placed, report));
+            summaries.push(summary(&input.source, report));
+        }
+        let (start, pointer) = &input.list;
+        findings.extend(list.iter().map(|f| {
+            lint_finding(&input.source, *start, pointer.clone(), f).about(f.location.clone())
+        }));
     }
-    let list = lint::check_list(&tools);
-    let count = |severity| list.iter().filter(|f| f.rule.severity == severity).count();
-    let errors = reports.iter().map(ToolReport::errors).sum::<usize>() + count(Severity::Error);
-    let warnings = reports
-        .iter()
-        .map(|r| r.count(Severity::Warning))
-        .sum::<usize>()
-        + count(Severity::Warning);
-    match args.format {
-        Format::Json => say!("{:#}", as_json(&reports, &list, errors, warnings)),
-        Format::Text => print_text(&reports, &list, Paint::for_stdout()),
+    let cited: Vec<Cited> = std::iter::once(Cited::Schema)
+        .chain(rules.into_iter().map(Cited::Lint))
+        .collect();
+    let more = Map::from_iter([("tools".to_string(), Value::Array(summaries))]);
+    report::print(format, &cited, &findings, more);
+    let (errors, warnings) = report::counts(&findings);
+    if !quiet {
+        let files = match inputs.len() {
+            1 => String::new(),
+            n => format!("{n} files, "),
+        };
+        tell!(
+            "{files}{}: {}, {}",
+            counted(tools, "tool"),
+            counted(errors, "error"),
+            counted(warnings, "warning")
+        );
     }
-    tell!(
-        "{}: {}, {}",
-        counted(reports.len(), "tool"),
-        counted(errors, "error"),
-        counted(warnings, "warning")
-    );
     Ok(if errors == 0 {
         Outcome::Valid
     } else {
@@ -117,19 +176,128 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     })
 }
 
-/// The tools a live server lists, its name and protocol told on standard error.
-fn live(server: &mut dyn Transport) -> Result<Vec<Value>, Failure> {
+/// The reports on each tool of `input` and the findings about its list as a whole, by
+/// the `rules` chosen.
+fn check(input: &Input, rules: &[&Rule]) -> (Vec<ToolReport>, Vec<Finding>) {
+    let chosen = |f: &Finding| rules.iter().any(|rule| rule.id == f.rule.id);
+    let (mut reports, wire): (Vec<ToolReport>, Vec<Value>) = input
+        .tools
+        .iter()
+        .map(|p| &p.tool)
+        .enumerate()
+        .map(report)
+        .unzip();
+    // The lint reads what clients receive: each schema in its wire form where it compiles.
+    for (i, report) in reports.iter_mut().enumerate() {
+        report.findings = lint::check_tool(&wire, i);
+        report.findings.retain(chosen);
+    }
+    let tools: Vec<Value> = input.tools.iter().map(|p| p.tool.clone()).collect();
+    let mut list = lint::check_list(&tools);
+    list.retain(chosen);
+    (reports, list)
+}
+
+/// The findings of one tool for `--output json` and `sarif`: its schemas' errors, then
+/// its lint findings.
+fn report_findings(source: &Source, placed: &Placed, report: &ToolReport) -> Vec<report::Finding> {
+    let at = |place: &str| format!("{}/{place}", placed.pointer);
+    let about = |place: &str| format!("{} {place}", report.name);
+    let errors = report.schemas.iter().filter_map(|schema| {
+        let (pointer, message) = schema.error.as_ref()?;
+        let place = format!("{}{pointer}", schema.field);
+        let found = report::Finding::new(
+            source,
+            placed.start,
+            at(&place),
+            Cited::Schema,
+            message.clone(),
+        );
+        Some(found.about(about(&place)))
+    });
+    let lint = (report.findings.iter())
+        .map(|f| lint_finding(source, placed.start, at(&f.location), f).about(about(&f.location)));
+    let mut found: Vec<report::Finding> = errors.chain(lint).collect();
+    for finding in &mut found {
+        finding
+            .extra
+            .insert("tool".into(), report.name.clone().into());
+    }
+    found
+}
+
+/// A lint finding at `pointer` for `--output json` and `sarif`, with its rule's
+/// provider, fix, documentation and words.
+fn lint_finding(source: &Source, start: usize, pointer: String, f: &Finding) -> report::Finding {
+    let rule = f.rule;
+    let mut found =
+        report::Finding::new(source, start, pointer, Cited::Lint(rule), f.message.clone());
+    let details = [
+        ("provider", rule.provider),
+        ("fix", rule.fix),
+        ("docs", rule.docs),
+        ("says", rule.says),
+    ];
+    (found.extra).extend(details.map(|(key, value)| (key.to_string(), Value::from(value))));
+    found
+}
+
+/// A tool's summary in the `--output json` document: its name and file, its counts, and
+/// whether each schema compiles (with the compiler's error, or what the wire form adds).
+fn summary(source: &Source, report: &ToolReport) -> Value {
+    let mut tool = json!({
+        "file": source.name,
+        "name": report.name,
+        "errors": report.errors(),
+        "warnings": report.count(Severity::Warning),
+    });
+    for schema in &report.schemas {
+        tool[schema.field] = match &schema.error {
+            Some((pointer, message)) => {
+                json!({"compiles": false, "error": {"pointer": pointer, "message": message}})
+            }
+            None => {
+                let added: Map<String, Value> = schema.added.iter().cloned().collect();
+                json!({"compiles": true, "wireAdds": added})
+            }
+        };
+    }
+    tool
+}
+
+/// The tools a live server lists, its name and protocol told on standard error (unless
+/// `quiet`).
+fn live(server: &mut dyn Transport, quiet: bool) -> Result<Input, Failure> {
     let listing = client::list_tools(server)?;
     let who = listing
         .server
         .map_or_else(String::new, |s| format!("{s}, "));
-    tell!(
-        "{}: {who}protocol {}, {} listed",
-        server.name(),
-        listing.protocol,
-        counted(listing.tools.len(), "tool")
-    );
-    Ok(listing.tools)
+    if !quiet {
+        tell!(
+            "{}: {who}protocol {}, {} listed",
+            server.name(),
+            listing.protocol,
+            counted(listing.tools.len(), "tool")
+        );
+    }
+    let source = Source {
+        name: server.name().to_string(),
+        text: String::new(),
+        on_disk: false,
+    };
+    // The pages' tools in one list, as if one `tools/list` result held them all.
+    let tools = (listing.tools.into_iter().enumerate())
+        .map(|(i, tool)| Placed {
+            tool,
+            start: 0,
+            pointer: format!("/tools/{i}"),
+        })
+        .collect();
+    Ok(Input {
+        source,
+        tools,
+        list: (0, "/tools".into()),
+    })
 }
 
 /// `n` and `noun`, with an `s` unless `n` is 1: `1 tool`, `3 errors`.
@@ -140,11 +308,16 @@ fn counted(n: usize, noun: &str) -> String {
     }
 }
 
-/// The tools of every document in the source.
-fn tools_in(source: &Source) -> Result<Vec<Value>, Failure> {
+/// The tools of every document in the source, each with its place.
+fn tools_in(source: Source) -> Result<Input, Failure> {
     let mut tools = Vec::new();
-    let documents = serde_json::Deserializer::from_str(&source.text).into_iter::<Value>();
-    for (i, document) in documents.enumerate() {
+    let mut list = None;
+    let mut documents = serde_json::Deserializer::from_str(&source.text).into_iter::<Value>();
+    for i in 0.. {
+        let start = documents.byte_offset();
+        let Some(document) = documents.next() else {
+            break;
+        };
         let document = document.map_err(|e| {
             Failure(format!(
                 "{}:{}:{}: invalid JSON: {e}",
@@ -153,10 +326,12 @@ fn tools_in(source: &Source) -> Result<Vec<Value>, Failure> {
                 e.column()
             ))
         })?;
-        let list = (document.pointer("/result/tools"))
-            .or_else(|| document.get("tools"))
-            .unwrap_or(&document);
-        let Value::Array(list) = list else {
+        let (pointer, found) = match (document.pointer("/result/tools"), document.get("tools")) {
+            (Some(found), _) => ("/result/tools", found),
+            (None, Some(found)) => ("/tools", found),
+            (None, None) => ("", &document),
+        };
+        let Value::Array(found) = found else {
             return Err(Failure(format!(
                 "{}: document {} is not a tools/list result (expected {{\"tools\": [...]}}, \
                  a JSON-RPC response with one, or an array of tools)",
@@ -164,7 +339,12 @@ fn tools_in(source: &Source) -> Result<Vec<Value>, Failure> {
                 i + 1
             )));
         };
-        tools.extend(list.iter().cloned());
+        list.get_or_insert_with(|| (start, pointer.to_string()));
+        tools.extend(found.iter().enumerate().map(|(j, tool)| Placed {
+            tool: tool.clone(),
+            start,
+            pointer: format!("{pointer}/{j}"),
+        }));
     }
     if tools.is_empty() && source.text.trim().is_empty() {
         return Err(Failure(format!(
@@ -172,7 +352,11 @@ fn tools_in(source: &Source) -> Result<Vec<Value>, Failure> {
             source.name
         )));
     }
-    Ok(tools)
+    Ok(Input {
+        list: list.unwrap_or_default(),
+        source,
+        tools,
+    })
 }
 
 /// The report on tool number `index` (without its lint findings), and the tool as
@@ -232,11 +416,29 @@ fn added_members(schema: &Value, wire: &Value) -> Vec<(String, Value)> {
         .collect()
 }
 
-fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
-    for report in reports {
+/// The text report on one input, after a `==> FILE <==` line when there are several.
+/// `quiet`: only the tools with something wrong, and only what is wrong with them.
+fn print_text(
+    header: Option<&str>,
+    reports: &[ToolReport],
+    list: &[Finding],
+    paint: Paint,
+    quiet: bool,
+) {
+    let wrong = |report: &&ToolReport| report.errors() > 0 || !report.findings.is_empty();
+    let shown: Vec<&ToolReport> = match quiet {
+        true => reports.iter().filter(wrong).collect(),
+        false => reports.iter().collect(),
+    };
+    match header {
+        Some(_) if quiet && shown.is_empty() && list.is_empty() => {}
+        Some(name) => say!("==> {name} <=="),
+        None => {}
+    }
+    for report in shown {
         let verdict = match report.errors() {
             0 => paint.good("ok"),
-            n => paint.bad(&format!("{n} error{}", if n == 1 { "" } else { "s" })),
+            n => paint.bad(&counted(n, "error")),
         };
         say!("{}: {verdict}", report.name);
         for schema in &report.schemas {
@@ -246,6 +448,7 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
                     paint.bad("error"),
                     schema.field
                 ),
+                None if quiet => {}
                 None => {
                     let added = schema.added.iter();
                     let added: Vec<String> = added.map(|(k, v)| format!("\"{k}\": {v}")).collect();
@@ -266,6 +469,9 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
         say!("the list as a whole:");
         print_findings(list, paint);
     }
+    if quiet {
+        return;
+    }
     // Each rule that found something, once, with the documentation it comes from.
     let mut cited: Vec<&Rule> = Vec::new();
     let findings = reports.iter().flat_map(|r| &r.findings).chain(list);
@@ -277,16 +483,19 @@ fn print_text(reports: &[ToolReport], list: &[Finding], paint: Paint) {
     if !cited.is_empty() {
         say!("rules cited:");
     }
-    for rule in cited {
-        say!(
-            "  {} ({}, {}): {}",
-            rule.id,
-            rule.provider,
-            rule.severity.name(),
-            rule.docs
-        );
-        say!("    \"{}\"", rule.says);
-    }
+    cited.into_iter().for_each(cite);
+}
+
+/// A rule, its provider, severity and page, and the page's words.
+fn cite(rule: &Rule) {
+    say!(
+        "  {} ({}, {}): {}",
+        rule.id,
+        rule.provider,
+        rule.severity.name(),
+        rule.docs
+    );
+    say!("    \"{}\"", rule.says);
 }
 
 fn print_findings(findings: &[Finding], paint: Paint) {
@@ -305,53 +514,4 @@ fn print_findings(findings: &[Finding], paint: Paint) {
         );
         say!("    fix: {}", rule.fix);
     }
-}
-
-fn as_json(reports: &[ToolReport], list: &[Finding], errors: usize, warnings: usize) -> Value {
-    let tools: Vec<Value> = reports
-        .iter()
-        .map(|report| {
-            let mut tool = json!({
-                "name": report.name,
-                "errors": report.errors(),
-                "warnings": report.count(Severity::Warning),
-            });
-            for schema in &report.schemas {
-                tool[schema.field] = match &schema.error {
-                    Some((pointer, message)) => {
-                        json!({"compiles": false, "error": {"pointer": pointer, "message": message}})
-                    }
-                    None => {
-                        let added: serde_json::Map<String, Value> =
-                            schema.added.iter().cloned().collect();
-                        json!({"compiles": true, "wireAdds": added})
-                    }
-                };
-            }
-            tool["findings"] = findings_json(&report.findings);
-            tool
-        })
-        .collect();
-    json!({
-        "tools": tools,
-        "listFindings": findings_json(list),
-        "errors": errors,
-        "warnings": warnings,
-    })
-}
-
-fn findings_json(findings: &[Finding]) -> Value {
-    let findings = findings.iter().map(|f| {
-        json!({
-            "rule": f.rule.id,
-            "provider": f.rule.provider,
-            "severity": f.rule.severity.name(),
-            "location": f.location,
-            "message": f.message,
-            "fix": f.rule.fix,
-            "docs": f.rule.docs,
-            "says": f.rule.says,
-        })
-    });
-    findings.collect()
 }

@@ -1,10 +1,10 @@
 //! `validate SCHEMA [INSTANCE ...]`: every instance against one schema.
 
-use crate::input::{JsonLines, Next, Source};
+use crate::input::{stdin_once, JsonLines, Next, Source};
 use crate::locate::line_of;
 use crate::paint::Paint;
 use crate::resources::Resources;
-use crate::{DraftArg, Failure, Outcome};
+use crate::{DraftOption, Failure, Outcome, QuietArg};
 use clap::ValueEnum;
 use mcp_jsonschema::mcp::{self, Role, ToolSchema};
 use mcp_jsonschema::{ValidationOptions, Validator};
@@ -24,9 +24,8 @@ pub(crate) struct Args {
     /// and the next ones are still validated; the exit code is then 2.
     #[arg(long)]
     jsonl: bool,
-    /// The dialect of a schema without `$schema` (2020-12 by default).
-    #[arg(long, value_enum)]
-    draft: Option<DraftArg>,
+    #[command(flatten)]
+    draft: DraftOption,
     /// Treat `format` as an assertion (by default only drafts 4, 6 and 7 assert it).
     #[arg(long)]
     assert_formats: bool,
@@ -43,11 +42,10 @@ pub(crate) struct Args {
     #[arg(long)]
     mask: bool,
     /// How to print each instance's verdict.
-    #[arg(long, value_enum, default_value_t = Output::Text)]
+    #[arg(long, value_enum, value_name = "FORMAT", default_value_t = Output::Text)]
     output: Output,
-    /// Print nothing; the exit code tells.
-    #[arg(long, short)]
-    quiet: bool,
+    #[command(flatten)]
+    quiet: QuietArg,
     #[command(flatten)]
     resources: Resources,
 }
@@ -105,10 +103,7 @@ impl Instance<'_> {
 
 pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
     let started = Instant::now();
-    let stdin_uses = std::iter::once(&args.schema).chain(&args.instances);
-    if stdin_uses.filter(|path| *path == "-").count() > 1 {
-        return Err(Failure("standard input (`-`) can be read only once".into()));
-    }
+    stdin_once(std::iter::once(&args.schema).chain(&args.instances))?;
     let schema_source = Source::read(&args.schema)?;
     let schema = schema_source.json()?;
     let compiled = compile(args, &schema)?.map_err(|e| {
@@ -205,7 +200,7 @@ impl Verdicts<'_> {
         } else {
             self.invalid += 1;
         }
-        if args.quiet {
+        if args.quiet.quiet && ok {
             return true;
         }
         let written = match args.output {
@@ -237,7 +232,7 @@ impl Verdicts<'_> {
     fn finish(mut self, started: Instant) -> Outcome {
         self.flush();
         let (valid, invalid, malformed) = (self.valid, self.invalid, self.malformed);
-        if !self.args.quiet {
+        if !self.args.quiet.quiet {
             let malformed_part = match malformed {
                 0 => String::new(),
                 n => format!(", {n} malformed"),
@@ -273,9 +268,7 @@ fn compile(
         Some(_) => mcp::profile(),
         None => ValidationOptions::default(),
     };
-    if let Some(draft) = args.draft {
-        options = options.with_draft(draft.into());
-    }
+    options = args.draft.apply(options);
     if args.assert_formats {
         options = options.with_format_assertion(true);
     }

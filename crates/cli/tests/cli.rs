@@ -1,50 +1,11 @@
 //! The built `mcp-jsonschema` binary, run as a user would: every subcommand, every exit
 //! code, and bad input (missing files, malformed JSON, invalid schemas, empty stdin).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{dir_with, run_in};
+use std::path::Path;
 use std::process::{Command, Stdio};
-
-/// What a run printed and how it exited.
-#[derive(Debug)]
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs the binary in `dir` with `args`, feeding `stdin`.
-fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary starts");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    // A process that exits before reading its input closes the pipe: not an error here.
-    let _ = input.write_all(stdin.as_bytes());
-    drop(input);
-    let output = child.wait_with_output().expect("the binary ends");
-    Run {
-        code: output.status.code().expect("an exit code, not a signal"),
-        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
-    }
-}
-
-/// A fresh directory holding `files` (name, contents).
-fn dir_with(test: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a temporary directory");
-    for (name, contents) in files {
-        std::fs::write(dir.join(name), contents).expect("a test file");
-    }
-    dir
-}
 
 const WEATHER: &str = r#"{
   "type": "object",
@@ -187,9 +148,13 @@ fn validate_json_lines_reports_a_bad_line_and_goes_on() {
         stderr[2].starts_with("2 valid, 1 invalid, 2 malformed ("),
         "{run:?}"
     );
-    // Quiet: the malformed lines are still reported, as malformed input always is.
+    // Quiet: only problems; the malformed lines are still reported, as malformed input
+    // always is, and there is no summary.
     let run = run_in(&dir, &["validate", "-q", "s.json", "--jsonl", "-"], log);
-    assert_eq!((run.code, run.stdout.as_str()), (2, ""));
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (2, "<stdin>:4 (root): missing required property \"city\"\n")
+    );
     assert_eq!(run.stderr.lines().count(), 2, "{run:?}");
     // The flag output has one unit per instance: the malformed line has none.
     let args = ["validate", "s.json", "--output", "flag", "--jsonl", "-"];
@@ -290,11 +255,26 @@ fn validate_flag_output_and_quiet() {
     );
     assert_eq!(run.code, 1, "{run:?}");
     assert_eq!(run.stdout, "{\"valid\":true}\n{\"valid\":false}\n");
+    // Quiet: only problems, no summary; nothing at all when everything is valid.
     let run = run_in(&dir, &["validate", "--quiet", "s.json", "bad.json"], "");
+    assert_eq!((run.code, run.stderr.as_str()), (1, ""));
+    assert_eq!(run.stdout.lines().count(), 3, "{run:?}");
+    assert!(run.stdout.starts_with("bad.json:2 /city: "), "{run:?}");
+    std::fs::write(dir.join("ok.json"), r#"{"city": "Oslo"}"#).expect("a test file");
+    let run = run_in(
+        &dir,
+        &["validate", "-q", "s.json", "ok.json", "ok.json"],
+        "",
+    );
     assert_eq!(
         (run.code, run.stdout.as_str(), run.stderr.as_str()),
-        (1, "", "")
+        (0, "", "")
     );
+    let args = [
+        "validate", "-q", "s.json", "--output", "flag", "--jsonl", "-",
+    ];
+    let run = run_in(&dir, &args, log);
+    assert_eq!((run.code, run.stdout.as_str()), (1, "{\"valid\":false}\n"));
 }
 
 #[test]
@@ -490,15 +470,16 @@ fn check_lists_every_problem_with_its_line() {
     let lines: Vec<&str> = run.stdout.lines().collect();
     assert_eq!(lines[0], "ok.json: ok");
     assert_eq!(lines.len(), 4, "{run:?}");
+    // A failed `anyOf`, then the error of its closest branch, each once; then the
+    // other problem, in the order of the metaschema's keywords.
+    assert!(lines[1].starts_with("bad.json:2 /type: "), "{run:?}");
+    assert!(lines[1].ends_with("the closest is #0"), "{run:?}");
     assert!(
-        lines[1].starts_with("bad.json:4 /properties/n/minimum: "),
+        lines[2].starts_with("bad.json:2 /type: expected one of \"array\""),
         "{run:?}"
     );
-    // A failed `anyOf`, then the error of its closest branch, each once.
-    assert!(lines[2].starts_with("bad.json:2 /type: "), "{run:?}");
-    assert!(lines[2].ends_with("the closest is #0"), "{run:?}");
     assert!(
-        lines[3].starts_with("bad.json:2 /type: expected one of \"array\""),
+        lines[3].starts_with("bad.json:4 /properties/n/minimum: "),
         "{run:?}"
     );
     // What only compiling finds: a pattern that is not a regex, a remote reference.
@@ -516,8 +497,19 @@ fn check_lists_every_problem_with_its_line() {
         run.stdout.starts_with("deep.json:1 /items/items/"),
         "{run:?}"
     );
+    // Quiet: the problems without the `ok` lines; nothing when every schema is usable.
     let run = run_in(&dir, &["check", "--quiet", "ok.json", "bad.json"], "");
-    assert_eq!((run.code, run.stdout.as_str()), (1, ""));
+    assert_eq!(run.code, 1, "{run:?}");
+    let loud = run_in(&dir, &["check", "ok.json", "bad.json"], "").stdout;
+    assert_eq!(
+        Some(run.stdout.as_str()),
+        loud.strip_prefix("ok.json: ok\n")
+    );
+    let run = run_in(&dir, &["check", "-q", "ok.json", "deep.json"], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "", "")
+    );
 }
 
 /// The console block of the README that starts with `$ command`: each command with
@@ -585,6 +577,21 @@ fn schemas_that_span_files_validate_and_bundle_as_the_readme_shows() {
         run.stderr
             .contains("--resource examples/multi-file/nowhere"),
         "{run:?}"
+    );
+
+    // `check` reads them the same way.
+    let run = run_in(root, &["check", schema], "");
+    assert_eq!(run.code, 1, "{run:?}");
+    assert!(
+        run.stdout
+            .contains("/properties/bill_to/$ref: cannot resolve reference"),
+        "{run:?}"
+    );
+    assert!(run.stdout.contains("--resource PATH"), "{run:?}");
+    let run = run_in(root, &["check", schema, "--resource", defs], "");
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "examples/multi-file/order.json: ok\n")
     );
 
     // The same-document bundle: the committed one, each shown line of it in the README,
@@ -810,13 +817,20 @@ fn tools_reports_each_tool_of_the_example() {
 #[test]
 fn tools_json_report_for_programs() {
     let dir = dir_with("tools_json", &[]);
-    let run = run_in(&dir, &["tools", "--format", "json", EXAMPLE], "");
+    let run = run_in(&dir, &["tools", "--output", "json", EXAMPLE], "");
     assert_eq!(run.code, 1, "{run:?}");
+    // `--format`, the flag's name before `--output`, still works.
+    let old = run_in(&dir, &["tools", "--format", "json", EXAMPLE], "");
+    assert_eq!((old.code, &old.stdout), (1, &run.stdout));
     let report: serde_json::Value = serde_json::from_str(&run.stdout).expect("one JSON document");
-    assert_eq!(report["errors"], 6);
+    assert_eq!(
+        (report["errors"].as_u64(), report["warnings"].as_u64()),
+        (Some(6), Some(10))
+    );
     let tools = report["tools"].as_array().expect("a list of tools");
     assert_eq!(tools.len(), 6);
     assert_eq!(tools[0]["name"], "get-weather-forecast");
+    assert_eq!(tools[0]["file"], EXAMPLE);
     assert_eq!(tools[0]["inputSchema"]["compiles"], true);
     assert_eq!(
         tools[2]["inputSchema"]["wireAdds"]["type"], "object",
@@ -824,8 +838,10 @@ fn tools_json_report_for_programs() {
         tools[2]
     );
     assert_eq!(tools[5]["inputSchema"]["error"]["pointer"], "/type");
-    let rules: Vec<&str> = (tools[3]["findings"].as_array().into_iter().flatten())
-        .filter(|f| f["severity"] == "error")
+    let findings = report["findings"].as_array().expect("a list of findings");
+    assert_eq!(findings.len(), 16);
+    let rules: Vec<&str> = (findings.iter())
+        .filter(|f| f["tool"] == "files.read" && f["severity"] == "error")
         .filter_map(|f| f["rule"].as_str())
         .collect();
     assert_eq!(
@@ -836,7 +852,34 @@ fn tools_json_report_for_programs() {
             "bedrock-tool-name"
         ]
     );
-    assert_eq!(report["listFindings"], serde_json::json!([]));
+    // Each finding says where: the pointer in the file, and its line and column.
+    let first = (findings.iter())
+        .find(|f| f["rule"] == "openai-function-name")
+        .expect("a finding");
+    assert_eq!(
+        (
+            &first["file"],
+            &first["pointer"],
+            &first["line"],
+            &first["column"]
+        ),
+        (
+            &EXAMPLE.into(),
+            &"/result/tools/3/name".into(),
+            &53.into(),
+            &17.into()
+        )
+    );
+    assert_eq!(
+        first["message"],
+        "\"files.read\": characters not allowed: ['.']"
+    );
+    assert_eq!(first["provider"], "OpenAI");
+    let compile = (findings.iter())
+        .find(|f| f["tool"] == "list_repositories" && f["rule"] == "invalid-schema")
+        .expect("the compile error");
+    assert_eq!(compile["pointer"], "/result/tools/5/inputSchema/type");
+    assert_eq!(compile["severity"], "error");
 }
 
 #[test]
@@ -929,7 +972,7 @@ fn a_closed_standard_output_ends_the_output_not_the_run() {
     );
     for args in [
         &["tools", "many.json"][..],
-        &["tools", "--format", "json", "many.json"],
+        &["tools", "--output", "json", "many.json"],
         &["validate", "s.json", "--jsonl", "calls.jsonl"],
     ] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))

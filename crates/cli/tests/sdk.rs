@@ -555,7 +555,7 @@ fn tools_stdio(sdk: Sdk) {
     };
     let dir = scratch(&format!("tools-stdio-{sdk:?}").to_lowercase());
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
-        .args(["tools", "--format", "json", "--stdio", "--"])
+        .args(["tools", "--output", "json", "--stdio", "--"])
         .args(&server)
         .arg("stdio")
         .env("MCP_RECORD", dir.join("record.jsonl"))
@@ -573,7 +573,7 @@ fn tools_http(sdk: Sdk) {
     let dir = scratch(&case);
     let (_server, port) = serve_http(&server, Answers::Sse, &dir.join("record.jsonl"), &case);
     let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
-        .args(["tools", "--format", "json", "--http"])
+        .args(["tools", "--output", "json", "--http"])
         .arg(format!("http://127.0.0.1:{port}/mcp"))
         .output()
         .expect("the command runs");

@@ -1,9 +1,51 @@
-//! What the proxy tests share: the HTTP proxy run as a process, and a plain HTTP/1.1
-//! POST to it.
+//! What the command-line tests share: the binary run in a directory of test files, the
+//! HTTP proxy run as a process, and a plain HTTP/1.1 POST to it.
 #![allow(dead_code)] // Each test crate uses what it needs.
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+
+/// What a run printed and how it exited.
+#[derive(Debug)]
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the binary in `dir` with `args`, feeding `stdin`.
+pub fn run_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary starts");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    // A process that exits before reading its input closes the pipe: not an error here.
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let output = child.wait_with_output().expect("the binary ends");
+    Run {
+        code: output.status.code().expect("an exit code, not a signal"),
+        stdout: String::from_utf8(output.stdout).expect("UTF-8 stdout"),
+        stderr: String::from_utf8(output.stderr).expect("UTF-8 stderr"),
+    }
+}
+
+/// A fresh directory holding `files` (name, contents).
+pub fn dir_with(test: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(test);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    for (name, contents) in files {
+        std::fs::write(dir.join(name), contents).expect("a test file");
+    }
+    dir
+}
 
 /// The HTTP proxy in front of `upstream`, killed when dropped, and the address it
 /// listens on (from its first line on standard error).
