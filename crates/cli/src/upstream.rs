@@ -17,6 +17,9 @@ use tokio::sync::Notify;
 
 /// Connections kept per endpoint (idle, or busy with a body still arriving).
 const IDLE: usize = 32;
+/// How long a call waits for the connection kept last to turn ready before it opens
+/// another.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// An MCP endpoint.
 pub(crate) struct Upstream {
@@ -85,15 +88,10 @@ impl Upstream {
         }
         let mut sender = match self.ready() {
             Some(sender) => sender,
-            None => {
-                // A connection whose last response was just read turns ready once its
-                // task (on this thread) has run: let it, before paying for a new one.
-                tokio::task::yield_now().await;
-                match self.ready() {
-                    Some(sender) => sender,
-                    None => self.connect().await?,
-                }
-            }
+            None => match self.settled().await {
+                Some(sender) => sender,
+                None => self.connect().await?,
+            },
         };
         if let Some((_, sent)) = &self.runtime {
             sent.notify_one();
@@ -115,6 +113,29 @@ impl Upstream {
         idle.retain(|sender| !sender.is_closed());
         let ready = idle.iter().rposition(SendRequest::is_ready)?;
         Some(idle.swap_remove(ready))
+    }
+
+    /// The connection kept last, once it is ready, if that takes at most [`SETTLE`]: a
+    /// connection whose last response was just read turns ready once its task has run
+    /// (on this thread, or on the connections' own), which must not cost a new
+    /// connection for each call in turn. `None` when it stays busy (an event stream).
+    async fn settled(&self) -> Option<SendRequest<Full<Bytes>>> {
+        let mut sender = {
+            let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+            idle.retain(|sender| !sender.is_closed());
+            idle.pop()?
+        };
+        match tokio::time::timeout(SETTLE, sender.ready()).await {
+            Ok(Ok(())) => Some(sender),
+            Ok(Err(_)) => None,
+            Err(_) => {
+                let mut idle = self.idle.lock().unwrap_or_else(|p| p.into_inner());
+                if idle.len() < IDLE {
+                    idle.push(sender);
+                }
+                None
+            }
+        }
     }
 
     async fn connect(&self) -> Result<SendRequest<Full<Bytes>>, String> {
