@@ -25,6 +25,12 @@
 //! (`--dump-before=*instructions::mark_*`), so each dump holds exactly the phase between two
 //! marks. `boon` is left out to keep the run short; its wall times are in the ordinary
 //! report.
+//!
+//! To profile one phase, run the child alone under callgrind, e.g. an unseen compile:
+//! `valgrind --tool=callgrind --collect-atstart=no --toggle-collect='*counted_compile*'
+//! benches/compare/target/release/mcp-jsonschema-compare --instructions-child unseen ours deno`,
+//! or warm passes: the same with `COMPARE_PROFILED_PASSES=N` and
+//! `--toggle-collect='*profiled_passes*'` (N more warm passes).
 
 use crate::cases::{Case, Dialect, Kind};
 use crate::engines::{Compiled, Engine};
