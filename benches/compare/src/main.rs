@@ -4,11 +4,23 @@
 //!
 //! ```text
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- [--filter SUBSTR] [--rounds N] [--batch-ms MS]
-//! cargo run --release --manifest-path benches/compare/Cargo.toml -- --instructions [--filter SUBSTR]
+//! cargo run --release --manifest-path benches/compare/Cargo.toml -- --instructions [--filter SUBSTR] [--profiles LIST]
 //! ```
 //!
 //! The tables go to standard output, progress to standard error. The data directory is
 //! `$MCP_JSONSCHEMA_BENCH_DATA`, else `shared/bench-data` beside the repository.
+//!
+//! `--release` builds with fat LTO, one codegen unit and `panic = "abort"` (how
+//! speed-minded users ship, and the yardstick); `--profile default-release` with Cargo's
+//! default release settings. `--instructions` counts with the binary of every profile in
+//! `--profiles` (default `release,default-release`) found beside the running one, in
+//! `benches/compare/target/<profile>/`, so build both first:
+//!
+//! ```text
+//! cargo build --release --manifest-path benches/compare/Cargo.toml
+//! cargo build --profile default-release --manifest-path benches/compare/Cargo.toml
+//! benches/compare/target/release/mcp-jsonschema-compare --instructions
+//! ```
 //!
 //! Modules: `engines` wraps the three validators, `measure` times one case, `report` prints
 //! the tables, `alloc` counts heap bytes for the memory table, `instructions` counts
@@ -36,15 +48,22 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 
 const USAGE: &str = "\
 usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
-       compare --instructions [--filter SUBSTR]...
+       compare --instructions [--filter SUBSTR]... [--profiles LIST]
 
   --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
                    a case is kept if any filter matches)
   --rounds N       interleaved rounds per case; each metric's figure is the median of N
                    samples (default 7)
   --batch-ms MS    target length of one timed batch, in milliseconds (default 10)
-  --instructions   count instructions (valgrind's callgrind) of one compile, the first
-                   pass and a warm pass, ours and jsonschema's, instead of timing
+  --instructions   count instructions (valgrind's callgrind), ours and jsonschema's,
+                   instead of timing: the compile of a schema the process has not seen
+                   (its globals warmed on another schema of the dialect), the first
+                   compile in a fresh process, a second compile of the same schema, the
+                   first is_valid pass (cold = compile + first pass), a later pass (warm)
+                   and, for MCP cases, validate + message on an invalid instance (error)
+  --profiles LIST  with --instructions: the build profiles to count, comma-separated;
+                   each one's binary is target/<profile>/ beside the running binary's
+                   directory (default release,default-release; a missing one is skipped)
 
 Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the repository.";
 
@@ -54,9 +73,11 @@ struct Args {
     settings: Settings,
     /// `--instructions`.
     instructions: bool,
-    /// `--instructions-child ENGINE CASE` (internal: what `--instructions` runs under
+    /// `--profiles`.
+    profiles: String,
+    /// `--instructions-child MODE ENGINE CASE` (internal: what `--instructions` runs under
     /// callgrind).
-    child: Option<(String, String)>,
+    child: Option<[String; 3]>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -67,6 +88,7 @@ fn parse_args() -> Result<Args, String> {
             batch: Duration::from_millis(10),
         },
         instructions: false,
+        profiles: instructions::DEFAULT_PROFILES.to_owned(),
         child: None,
     };
     let mut iter = std::env::args().skip(1);
@@ -88,10 +110,12 @@ fn parse_args() -> Result<Args, String> {
                 args.settings.batch = Duration::from_millis(ms.max(1));
             }
             "--instructions" => args.instructions = true,
+            "--profiles" => args.profiles = value("--profiles")?,
             "--instructions-child" => {
+                let mode = value("--instructions-child")?;
                 let engine = value("--instructions-child")?;
                 let case = value("--instructions-child")?;
-                args.child = Some((engine, case));
+                args.child = Some([mode, engine, case]);
             }
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
@@ -118,10 +142,10 @@ fn main() -> ExitCode {
 
     let repo_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let data_dir = cases::data_dir(&repo_root);
-    if let Some((engine, name)) = &args.child {
+    if let Some([mode, engine, name]) = &args.child {
         let exact = |case: &str| case == name;
         let result = cases::load(&data_dir, &exact).and_then(|cases| match cases.first() {
-            Some(case) => instructions::child(engine, case),
+            Some(case) => instructions::child(mode, engine, case),
             None => Err(format!("no case {name:?}")),
         });
         return match result {
@@ -149,7 +173,13 @@ fn main() -> ExitCode {
     };
 
     if args.instructions {
-        return count_instructions(&cases);
+        return match instructions::profiles(&args.profiles, &repo_root) {
+            Ok(profiles) => count_instructions(&profiles, &cases),
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     println!(
         "# mcp-jsonschema vs jsonschema 0.61.2 vs boon 0.6.1\n\n\
@@ -176,41 +206,106 @@ fn main() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-/// `--instructions`: every case under callgrind, two at a time (one per core), then the
-/// table.
-fn count_instructions(cases: &[cases::Case]) -> ExitCode {
+/// `--instructions`: every case, engine and child mode under callgrind with each profile's
+/// binary, two runs at a time (one per core), then the tables.
+fn count_instructions(profiles: &[instructions::Profile], cases: &[cases::Case]) -> ExitCode {
+    use instructions::{CaseCounts, Mode, COUNTED};
     use std::sync::atomic::{AtomicUsize, Ordering};
     use std::sync::Mutex;
     let scratch =
         std::env::temp_dir().join(format!("mcp-jsonschema-callgrind-{}", std::process::id()));
-    if let Err(e) = std::fs::create_dir_all(&scratch) {
-        eprintln!("error: cannot create {}: {e}", scratch.display());
-        return ExitCode::FAILURE;
-    }
     let started = Instant::now();
+    // Every run: (profile, case, engine, mode), as indices into the lists.
+    let mut jobs = Vec::new();
+    for p in 0..profiles.len() {
+        for c in 0..cases.len() {
+            for e in 0..COUNTED.len() {
+                for mode in [Mode::Fresh, Mode::Unseen] {
+                    jobs.push((p, c, e, mode));
+                }
+            }
+        }
+    }
     let next = AtomicUsize::new(0);
-    let results = Mutex::new(vec![None; cases.len()]);
+    let done = AtomicUsize::new(0);
+    // Per profile, case and engine: the phases counted so far, or why a run failed.
+    type Phases = Result<Vec<(&'static str, u64)>, String>;
+    let phases: Mutex<Vec<Vec<[Phases; 2]>>> = Mutex::new(
+        (0..profiles.len())
+            .map(|_| {
+                (0..cases.len())
+                    .map(|_| [Ok(Vec::new()), Ok(Vec::new())])
+                    .collect()
+            })
+            .collect(),
+    );
     std::thread::scope(|scope| {
         for _ in 0..2 {
             scope.spawn(|| loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(case) = cases.get(i) else { break };
-                let counts = instructions::count(case, &scratch);
-                eprintln!("[{}/{}] {}", i + 1, cases.len(), case.name);
-                if let Ok(mut results) = results.lock() {
-                    results[i] = Some((case.name.clone(), case.instances.len(), counts));
+                let Some(&(p, c, e, mode)) = jobs.get(i) else {
+                    break;
+                };
+                let (profile, case, engine) = (&profiles[p], &cases[c], COUNTED[e]);
+                let run = instructions::run_child(
+                    profile,
+                    mode,
+                    engine,
+                    case,
+                    &scratch.join(i.to_string()),
+                );
+                let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                eprintln!(
+                    "[{n}/{}] {} {} {} {mode:?}",
+                    jobs.len(),
+                    profile.name,
+                    case.name,
+                    engine.name()
+                );
+                if let Ok(mut phases) = phases.lock() {
+                    let slot = &mut phases[p][c][e];
+                    match (run, slot.as_mut()) {
+                        (Ok(run), Ok(so_far)) => so_far.extend(run),
+                        (Err(e), _) => *slot = Err(e),
+                        (Ok(_), Err(_)) => {}
+                    }
                 }
             });
         }
     });
     let _ = std::fs::remove_dir_all(&scratch);
-    let results: Vec<_> = results
-        .into_inner()
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
+    let phases = phases.into_inner().unwrap_or_default();
+    let results: Vec<CaseCounts> = (cases.iter().enumerate())
+        .map(|(c, case)| CaseCounts {
+            name: case.name.clone(),
+            instances: case.instances.len(),
+            counts: (profiles.iter().zip(&phases))
+                .map(|(profile, per_case)| {
+                    let mut engines =
+                        per_case[c].iter().zip(COUNTED).map(|(run, engine)| {
+                            match run
+                                .as_ref()
+                                .map_err(String::clone)
+                                .and_then(|phases| instructions::counts(case, phases))
+                            {
+                                Ok(counts) => Some(counts),
+                                Err(e) => {
+                                    eprintln!(
+                                        "{} / {} / {}: {e}",
+                                        profile.name,
+                                        case.name,
+                                        engine.name()
+                                    );
+                                    None
+                                }
+                            }
+                        });
+                    [engines.next().flatten(), engines.next().flatten()]
+                })
+                .collect(),
+        })
         .collect();
-    print!("{}", instructions::render(&results));
+    print!("{}", instructions::render(profiles, &results));
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
