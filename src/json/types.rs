@@ -97,7 +97,7 @@ impl TypeSet {
     /// One bit per kind of value, the number's being `number` alone, so that the test
     /// is a table lookup and a mask; only a number that this misses (against a set with
     /// `integer` but not `number`) asks whether it is integral.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn matches(self, value: &Value) -> bool {
         const NUMBER_ONLY: u8 = 1 << 3;
         let bit = match value {

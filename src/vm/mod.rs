@@ -818,19 +818,26 @@ where
     /// Charges `work` extra steps for a loop that examines many things in one node.
     /// Returns `false` (and stops the run) when the budget cannot cover it, or when the
     /// work is that of a check stopped before its verdict ([`STOPPED`]).
-    #[inline]
+    #[inline(always)]
     fn spend(&mut self, id: NodeId, work: usize) -> bool {
-        match self.steps.checked_sub(work as u64) {
-            Some(left) if work < STOPPED => {
+        if work < STOPPED {
+            if let Some(left) = self.steps.checked_sub(work as u64) {
                 self.steps = left;
-                true
-            }
-            _ if work >= STOPPED => self.record_stop_as(id, Kind::BudgetExhausted, STOPPED_CHECK),
-            _ => {
-                self.steps = 0;
-                self.stop(id)
+                return true;
             }
         }
+        self.overspent(id, work)
+    }
+
+    /// [`Vm::spend`] past the budget, or for a stopped check: the run stops.
+    #[cold]
+    #[inline(never)]
+    fn overspent(&mut self, id: NodeId, work: usize) -> bool {
+        if work >= STOPPED {
+            return self.record_stop_as(id, Kind::BudgetExhausted, STOPPED_CHECK);
+        }
+        self.steps = 0;
+        self.stop(id)
     }
 
     /// Evaluates the body of a [`Node::Guard`], unless it is already being evaluated at
