@@ -111,8 +111,8 @@ pub(crate) fn official(draft: Draft) -> &'static Arc<Program> {
         let uri = dialect::uri_without_fragment(draft);
         let document = dialect::metaschemas()
             .iter()
-            .find(|(name, _)| *name == uri)
-            .map(|(_, document)| document)
+            .find(|embedded| embedded.uri == uri)
+            .map(dialect::Embedded::value)
             .expect("every draft's metaschema is embedded");
         let options = ValidationOptions::default()
             .with_draft(draft)

@@ -12,7 +12,7 @@
 //! document has been walked.
 
 use crate::dialect::{
-    metaschemas, Dialect, Draft, Keyword, KeywordSet, Keywords, Subschemas, Vocabularies,
+    metaschemas, Dialect, Draft, Embedded, Keyword, KeywordSet, Keywords, Subschemas, Vocabularies,
     VocabularyError,
 };
 use crate::error::{SchemaError, SchemaErrorKind};
@@ -70,7 +70,7 @@ struct Scanned {
 
 /// A schema document the compiler can read.
 struct Document<'a> {
-    value: &'a Value,
+    value: Source<'a>,
     /// Borrowed (the embedded metaschemas' and the caller's resources'): a compile
     /// allocates nothing for documents it never reads.
     uri: &'a str,
@@ -78,6 +78,24 @@ struct Document<'a> {
     /// Why the document could not be scanned (an unknown dialect, say): reported when a
     /// reference reaches it, not when another reference makes the compiler look around.
     broken: Option<SchemaError>,
+}
+
+/// Where a document's value is.
+enum Source<'a> {
+    /// The caller's: the schema, or a registered resource.
+    Given(&'a Value),
+    /// An official metaschema, parsed when first read.
+    Embedded(&'static Embedded),
+}
+
+impl<'a> Document<'a> {
+    /// Its value (an embedded metaschema is parsed now, if no one read it before).
+    fn value(&self) -> &'a Value {
+        match self.value {
+            Source::Given(value) => value,
+            Source::Embedded(embedded) => embedded.value(),
+        }
+    }
 }
 
 /// A schema resource: a document root or a subschema with its own `$id`.
@@ -168,7 +186,7 @@ impl<'a> Registry<'a> {
     }
 
     fn add_documents(&mut self, schema: &'a Value) -> Result<(), SchemaError> {
-        let document = |uri: &'a str, value: &'a Value| Document {
+        let document = |uri: &'a str, value: Source<'a>| Document {
             value,
             uri,
             scanned: false,
@@ -189,13 +207,15 @@ impl<'a> Registry<'a> {
                 format!("the base URI {base:?} is not absolute"),
             ));
         }
-        self.docs.push(document(base, schema));
+        self.docs.push(document(base, Source::Given(schema)));
         for (name, value) in resources {
             let name = uri::split_fragment(name).0;
-            self.docs.push(document(name, value.as_ref()));
+            self.docs
+                .push(document(name, Source::Given(value.as_ref())));
         }
-        for (name, value) in metaschemas {
-            self.docs.push(document(name, value));
+        for embedded in metaschemas {
+            self.docs
+                .push(document(embedded.uri, Source::Embedded(embedded)));
         }
         self.scan(0)
     }
@@ -233,7 +253,7 @@ impl<'a> Registry<'a> {
     fn scan(&mut self, doc: u32) -> Result<(), SchemaError> {
         let document = &mut self.docs[doc as usize];
         document.scanned = true;
-        let value = document.value;
+        let value = document.value();
         let uri: Arc<str> = Arc::from(document.uri);
         // A document that declares no dialect is read in the caller's default one.
         let default = Dialect::standard(self.options.draft.unwrap_or_default());
@@ -519,7 +539,7 @@ impl<'a> Registry<'a> {
         let Some(meta) = self.docs.iter().position(|d| d.uri == name) else {
             return Err(unknown());
         };
-        let meta_value = self.docs[meta].value;
+        let meta_value = self.docs[meta].value();
         if std::ptr::eq(meta_value, value) {
             return Err(unknown());
         }
@@ -587,7 +607,7 @@ impl<'a> Registry<'a> {
                 doc: *doc,
                 pointer: format!("{root}{fragment}"),
             };
-            return match pointer::resolve(self.docs[target.doc as usize].value, &target.pointer) {
+            return match pointer::resolve(self.docs[target.doc as usize].value(), &target.pointer) {
                 Some(value) => Ok((target, Some(value))),
                 None => Err(unresolvable("no such location")),
             };
@@ -623,7 +643,7 @@ impl<'a> Registry<'a> {
 
     /// The schema at `target`.
     pub(crate) fn value_at(&self, target: &Target) -> Result<&'a Value, SchemaError> {
-        pointer::resolve(self.docs[target.doc as usize].value, &target.pointer).ok_or_else(|| {
+        pointer::resolve(self.docs[target.doc as usize].value(), &target.pointer).ok_or_else(|| {
             SchemaError::new(
                 SchemaErrorKind::UnresolvableReference,
                 &self.location(target.doc, &target.pointer),
@@ -658,14 +678,14 @@ impl<'a> Registry<'a> {
 
     /// Document `doc`.
     pub(crate) fn document(&self, doc: u32) -> &'a Value {
-        self.docs[doc as usize].value
+        self.docs[doc as usize].value()
     }
 
     /// The schema objects of document `doc` that walks met (all of them, once a
     /// reference reached the document), each with its JSON Pointer, in document order.
     pub(crate) fn schema_objects(&self, doc: u32) -> Vec<(String, &'a Value)> {
         let mut found = Vec::new();
-        let mut stack = vec![(String::new(), self.docs[doc as usize].value)];
+        let mut stack = vec![(String::new(), self.docs[doc as usize].value())];
         while let Some((at, value)) = stack.pop() {
             let children: Vec<(String, &'a Value)> = match value {
                 Value::Object(map) => {

@@ -372,98 +372,114 @@ pub(crate) fn uri_without_fragment(draft: Draft) -> &'static str {
     uri.strip_suffix('#').unwrap_or(uri)
 }
 
-/// The official metaschemas, parsed once per process: `(uri, document)`.
-pub(crate) fn metaschemas() -> &'static [(&'static str, Value)] {
-    static DOCS: OnceLock<Vec<(&'static str, Value)>> = OnceLock::new();
-    DOCS.get_or_init(|| {
-        macro_rules! meta {
-            ($uri:literal, $file:literal) => {
-                (
-                    $uri,
-                    serde_json::from_str(include_str!(concat!("metaschemas/", $file)))
-                        .expect("embedded metaschemas are valid JSON"),
-                )
-            };
+/// An official metaschema embedded in the binary: its URI and its text, parsed on first
+/// use, so that a process pays only for the metaschemas its schemas name (parsing all
+/// nineteen took about 1.1M instructions, most of a first compile's set-up).
+#[derive(Debug)]
+pub(crate) struct Embedded {
+    pub(crate) uri: &'static str,
+    text: &'static str,
+    parsed: OnceLock<Value>,
+}
+
+impl Embedded {
+    const fn new(uri: &'static str, text: &'static str) -> Embedded {
+        Embedded {
+            uri,
+            text,
+            parsed: OnceLock::new(),
         }
-        vec![
-            meta!(
-                "https://json-schema.org/draft/2020-12/schema",
-                "draft202012/schema.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/core",
-                "draft202012/meta-core.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/applicator",
-                "draft202012/meta-applicator.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/unevaluated",
-                "draft202012/meta-unevaluated.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/validation",
-                "draft202012/meta-validation.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/meta-data",
-                "draft202012/meta-meta-data.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/format-annotation",
-                "draft202012/meta-format-annotation.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/format-assertion",
-                "draft202012/meta-format-assertion.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2020-12/meta/content",
-                "draft202012/meta-content.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/schema",
-                "draft201909/schema.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/core",
-                "draft201909/meta-core.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/applicator",
-                "draft201909/meta-applicator.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/validation",
-                "draft201909/meta-validation.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/meta-data",
-                "draft201909/meta-meta-data.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/format",
-                "draft201909/meta-format.json"
-            ),
-            meta!(
-                "https://json-schema.org/draft/2019-09/meta/content",
-                "draft201909/meta-content.json"
-            ),
-            meta!(
-                "http://json-schema.org/draft-07/schema",
-                "draft7/schema.json"
-            ),
-            meta!(
-                "http://json-schema.org/draft-06/schema",
-                "draft6/schema.json"
-            ),
-            meta!(
-                "http://json-schema.org/draft-04/schema",
-                "draft4/schema.json"
-            ),
-        ]
-    })
+    }
+
+    /// The document, parsed on first use.
+    pub(crate) fn value(&'static self) -> &'static Value {
+        self.parsed.get_or_init(|| {
+            serde_json::from_str(self.text).expect("embedded metaschemas are valid JSON")
+        })
+    }
+}
+
+/// The official metaschemas, each parsed the first time it is read.
+pub(crate) fn metaschemas() -> &'static [Embedded] {
+    static DOCS: [Embedded; 19] = [
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/schema",
+            include_str!("metaschemas/draft202012/schema.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/core",
+            include_str!("metaschemas/draft202012/meta-core.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/applicator",
+            include_str!("metaschemas/draft202012/meta-applicator.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/unevaluated",
+            include_str!("metaschemas/draft202012/meta-unevaluated.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/validation",
+            include_str!("metaschemas/draft202012/meta-validation.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/meta-data",
+            include_str!("metaschemas/draft202012/meta-meta-data.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/format-annotation",
+            include_str!("metaschemas/draft202012/meta-format-annotation.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/format-assertion",
+            include_str!("metaschemas/draft202012/meta-format-assertion.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2020-12/meta/content",
+            include_str!("metaschemas/draft202012/meta-content.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/schema",
+            include_str!("metaschemas/draft201909/schema.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/core",
+            include_str!("metaschemas/draft201909/meta-core.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/applicator",
+            include_str!("metaschemas/draft201909/meta-applicator.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/validation",
+            include_str!("metaschemas/draft201909/meta-validation.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/meta-data",
+            include_str!("metaschemas/draft201909/meta-meta-data.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/format",
+            include_str!("metaschemas/draft201909/meta-format.json"),
+        ),
+        Embedded::new(
+            "https://json-schema.org/draft/2019-09/meta/content",
+            include_str!("metaschemas/draft201909/meta-content.json"),
+        ),
+        Embedded::new(
+            "http://json-schema.org/draft-07/schema",
+            include_str!("metaschemas/draft7/schema.json"),
+        ),
+        Embedded::new(
+            "http://json-schema.org/draft-06/schema",
+            include_str!("metaschemas/draft6/schema.json"),
+        ),
+        Embedded::new(
+            "http://json-schema.org/draft-04/schema",
+            include_str!("metaschemas/draft4/schema.json"),
+        ),
+    ];
+    &DOCS
 }
 
 #[cfg(test)]
