@@ -1,21 +1,4 @@
-//! A transport-free guard for one MCP session: fed every JSON-RPC message that passes
-//! between a client and a server, in either direction, it validates `tools/call`
-//! arguments before the server sees them and `structuredContent` before the client
-//! does, and passes everything else through untouched.
-//!
-//! The guard owns the session's state: the tools table (from every `tools/list` result
-//! that passes, each schema compiled under the MCP profile through a [`SchemaCache`]),
-//! which request id called which tool, and whether the table is current (a
-//! `notifications/tools/list_changed` makes it stale). It performs no I/O and runs no
-//! clock-driven work: a transport (stdio pipes, an HTTP gateway) reads a message, asks
-//! [`Guard::handle`] what to do, and carries out the [`Action`]s.
-//!
-//! What it relies on: a message is one JSON-RPC 2.0 object (batches are not part of
-//! the protocol versions it speaks, 2025-06-18 and later); responses are matched to
-//! requests by id, numbers that are whole counted as integers (`1.0` matches `1`).
-//! Both sides are untrusted: malformed JSON, wrong types and unknown ids never panic,
-//! and whatever the guard cannot read from the client is answered rather than
-//! forwarded, so the server never receives a call the guard did not check.
+//! The MCP session guard: [`Guard`], and what it answers and records.
 
 use super::{Role, SchemaCache, ToolSchema};
 use crate::error::ValidationError;
@@ -455,7 +438,24 @@ impl Listing {
     }
 }
 
-/// The guard of one MCP session (see the [module docs](self) for what it checks).
+/// The guard of one MCP session, free of any transport: fed every JSON-RPC message that
+/// passes between a client and a server, in either direction, it validates `tools/call`
+/// arguments before the server sees them and `structuredContent` before the client
+/// does, and passes everything else through untouched.
+///
+/// The guard owns the session's state: the tools table (from every `tools/list` result
+/// that passes, each schema compiled under the MCP profile through a [`SchemaCache`]),
+/// which request id called which tool, and whether the table is current (a
+/// `notifications/tools/list_changed` makes it stale). It performs no I/O and runs no
+/// clock-driven work: a transport (stdio pipes, an HTTP gateway) reads a message, asks
+/// [`Guard::handle`] what to do, and carries out the [`Action`]s.
+///
+/// What it relies on: a message is one JSON-RPC 2.0 object (batches are not part of
+/// the protocol versions it speaks, 2025-06-18 and later); responses are matched to
+/// requests by id, numbers that are whole counted as integers (`1.0` matches `1`).
+/// Both sides are untrusted: malformed JSON, wrong types and unknown ids never panic,
+/// and whatever the guard cannot read from the client is answered rather than
+/// forwarded, so the server never receives a call the guard did not check.
 ///
 /// A transport hands it every message, in the order it arrives from each side, and
 /// carries out the actions it answers:

@@ -29,6 +29,12 @@
 //! assert_eq!(input.to_wire()["$schema"], "https://json-schema.org/draft/2020-12/schema");
 //! # Ok::<(), mcp_jsonschema::SchemaError>(())
 //! ```
+//!
+//! Around it: [`check_tools_list`] checks every schema of a `tools/list` result,
+//! [`SchemaCache`] keeps compiled tool schemas for servers and gateways that see the
+//! same tools again, [`Guard`] validates the tool calls and results of a whole session
+//! between a client and a server, and [`text_fallback`] writes the text block that goes
+//! beside `structuredContent`.
 
 mod cache;
 mod fallback;
