@@ -70,7 +70,8 @@ impl Validator {
     /// - [`UnknownVocabulary`](SchemaErrorKind::UnknownVocabulary): the metaschema
     ///   requires a vocabulary this library does not implement;
     /// - [`InvalidPattern`](SchemaErrorKind::InvalidPattern): a `pattern` or a
-    ///   `patternProperties` key is not an ECMA-262 regular expression;
+    ///   `patternProperties` key is not an ECMA-262 regular expression, or compiles
+    ///   larger than the regex engine's size limit;
     /// - [`UnresolvableReference`](SchemaErrorKind::UnresolvableReference): a reference
     ///   names nothing in the schema nor among the official metaschemas;
     /// - [`DuplicateIdentifier`](SchemaErrorKind::DuplicateIdentifier): two `$id`s, or
