@@ -17,7 +17,7 @@ use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::fmt;
 
-/// What kind of problem made a schema unusable.
+/// What kind of problem made a schema unusable. See the example on [`SchemaError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum SchemaErrorKind {
@@ -65,6 +65,11 @@ struct SchemaErrorInner {
 /// let err = mcp_jsonschema::Validator::new(&serde_json::json!({"minimum": "x"})).unwrap_err();
 /// assert_eq!(err.location(), "/minimum");
 /// assert_eq!(err.kind(), mcp_jsonschema::SchemaErrorKind::InvalidKeyword);
+/// assert_eq!(
+///     err.message(),
+///     r#"schema is not valid under the 2020-12 metaschema: /minimum: expected number, got string "x""#
+/// );
+/// assert_eq!(err.to_string(), format!("/minimum: {}", err.message()));
 /// ```
 #[derive(Clone)]
 pub struct SchemaError(Box<SchemaErrorInner>);
@@ -92,18 +97,19 @@ impl SchemaError {
         self.0.missing.as_deref()
     }
 
-    /// What kind of problem this is.
+    /// What kind of problem this is. See the example on [`SchemaError`].
     pub fn kind(&self) -> SchemaErrorKind {
         self.0.kind
     }
 
     /// Where in the schema the problem is: a JSON Pointer, prefixed by the document's URI
     /// when the problem lies in a registered resource rather than the root document.
+    /// See the example on [`SchemaError`].
     pub fn location(&self) -> &str {
         &self.0.location
     }
 
-    /// The problem, without its location.
+    /// The problem, without its location. See the example on [`SchemaError`].
     pub fn message(&self) -> &str {
         &self.0.message
     }
@@ -129,7 +135,7 @@ impl fmt::Debug for SchemaError {
 
 impl std::error::Error for SchemaError {}
 
-/// Which check an instance failed.
+/// Which check an instance failed. See the example on [`ValidationError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ValidationErrorKind {
@@ -196,11 +202,19 @@ impl ValidationErrorKind {
 ///
 /// ```
 /// use serde_json::json;
+/// use mcp_jsonschema::{ErrorDetails, ValidationErrorKind};
 /// let v = mcp_jsonschema::Validator::new(&json!({"properties": {"n": {"minimum": 3}}})).unwrap();
 /// let err = v.validate(&json!({"n": 1})).unwrap_err();
+/// assert_eq!(err.kind(), ValidationErrorKind::Range);
 /// assert_eq!(err.instance_location(), "/n");
 /// assert_eq!(err.schema_location(), "/properties/n/minimum");
+/// assert_eq!(err.message(), "1 is less than the minimum of 3");
 /// assert_eq!(err.to_string(), "/n: 1 is less than the minimum of 3");
+/// assert_eq!(
+///     err.details(),
+///     Some(&ErrorDetails::Range { keyword: "minimum", limit: 3.into() })
+/// );
+/// assert!(err.context().is_empty());
 /// ```
 ///
 /// An `anyOf` / `oneOf` that no branch accepts names the branch that explains the failure
@@ -661,18 +675,20 @@ impl ValidationError {
         self.extra.get_or_insert_with(Box::default).details = Some(details);
     }
 
-    /// Which check failed.
+    /// Which check failed. See the example on [`ValidationError`].
     pub fn kind(&self) -> ValidationErrorKind {
         self.kind
     }
 
     /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
+    /// See the example on [`ValidationError`].
     pub fn instance_location(&self) -> &str {
         &self.text[self.message_end as usize..self.instance_end as usize]
     }
 
     /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
-    /// document when that keyword lives in a registered resource.
+    /// document when that keyword lives in a registered resource. See the example on
+    /// [`ValidationError`].
     pub fn schema_location(&self) -> &str {
         &self.text[self.instance_end as usize..self.schema_end as usize]
     }
@@ -699,12 +715,14 @@ impl ValidationError {
         }
     }
 
-    /// The problem in words, without the location (nor the context).
+    /// The problem in words, without the location (nor the context). See the example on
+    /// [`ValidationError`].
     pub fn message(&self) -> &str {
         &self.text[..self.message_end as usize]
     }
 
-    /// The operands of the failed keyword (see [`ErrorDetails`]).
+    /// The operands of the failed keyword (see [`ErrorDetails`]). See the example on
+    /// [`ValidationError`].
     pub fn details(&self) -> Option<&ErrorDetails> {
         self.extra.as_deref()?.details.as_ref()
     }
@@ -713,7 +731,7 @@ impl ValidationError {
     /// explains the failure best (the one a `const` / `enum` tag selected, else the one
     /// that failed deepest in the instance, then with the fewest errors). Empty for
     /// other errors, and when every branch failed on the value's type (the message then
-    /// lists the types the branches accept).
+    /// lists the types the branches accept). See the examples on [`ValidationError`].
     pub fn context(&self) -> &[ValidationError] {
         self.extra.as_deref().map_or(&[], |extra| &extra.context)
     }
@@ -783,6 +801,22 @@ impl ValidationError {
 /// assert_eq!(err.masked().to_string(), "(root): object is not valid under any of \
 ///     the schemas in oneOf; the closest is #1\n  /side: expected number, got string; send the \
 ///     number itself, not a JSON-encoded string");
+/// assert_eq!(err.masked().message(), "object is not valid under any of the schemas in oneOf; \
+///     the closest is #1");
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+///
+/// The one detail that names instance data, an unexpected property, is left out:
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::ErrorDetails;
+/// let v = mcp_jsonschema::Validator::new(&json!({"additionalProperties": false}))?;
+/// let err = v.validate(&json!({"s3cr3t": 1})).unwrap_err();
+/// let unexpected = |property: &str| ErrorDetails::Unexpected { property: property.into() };
+/// assert_eq!(err.details(), Some(&unexpected("s3cr3t")));
+/// assert_eq!(err.masked().details().as_deref(), Some(&unexpected("")));
+/// assert_eq!(err.masked().to_string(), "/s3cr3t: property is not allowed");
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
 /// ```
 #[derive(Clone, Copy)]
@@ -791,7 +825,8 @@ pub struct MaskedError<'e> {
 }
 
 impl<'e> MaskedError<'e> {
-    /// The message, masked, without the location (nor the context).
+    /// The message, masked, without the location (nor the context). See the examples on
+    /// [`MaskedError`].
     pub fn message(&self) -> Cow<'e, str> {
         let message = self.error.message();
         match self.error.quotation.unpack().0 {
@@ -806,7 +841,8 @@ impl<'e> MaskedError<'e> {
 
     /// The operands of the failed keyword (see [`ErrorDetails`]), masked: an
     /// [`Unexpected`](ErrorDetails::Unexpected) property's name is left out (`property`
-    /// is empty); no other details hold instance data.
+    /// is empty); no other details hold instance data. See the examples on
+    /// [`MaskedError`].
     pub fn details(&self) -> Option<Cow<'e, ErrorDetails>> {
         let details = self.error.details()?;
         Some(details.masked().map_or(Cow::Borrowed(details), Cow::Owned))

@@ -5,7 +5,11 @@
 //! Every output unit names where it comes from twice: `keywordLocation`, the path that
 //! evaluation took through the schema (a `$ref` shows as `/$ref`), and, when the schema
 //! has an absolute base URI (a root `$id`) or the path crossed a reference,
-//! `absoluteKeywordLocation`, the keyword's canonical URI.
+//! `absoluteKeywordLocation`, the keyword's canonical URI. Evaluation paths are those of
+//! a validator built
+//! [`with_annotations`](crate::ValidationOptions::with_annotations): without it, an
+//! error's `keywordLocation` is where its keyword is written
+//! ([`ValidationError::schema_location`]), and it has no `absoluteKeywordLocation`.
 
 use crate::error::ValidationError;
 use crate::json::pointer;
@@ -19,6 +23,28 @@ use serde_json::{json, Map, Value};
 /// `prefixItems`: the largest index it applied to, or `true` for all; `items`,
 /// `additionalItems` and `unevaluatedItems`: `true`; `contains`: the matching indices),
 /// each when it applied to anything.
+///
+/// ```
+/// use serde_json::json;
+/// let schema = json!({
+///     "$id": "https://example.com/order.json",
+///     "properties": {"total": {"$ref": "#/$defs/money"}},
+///     "$defs": {"money": {"title": "Money", "minimum": 0}}
+/// });
+/// let validator = mcp_jsonschema::Validator::options().with_annotations(true).build(&schema)?;
+/// let evaluation = validator.evaluate(&json!({"total": 12}));
+/// let title = &evaluation.annotations()[0];
+/// assert_eq!(title.keyword(), "title");
+/// assert_eq!(title.value(), &json!("Money"));
+/// assert_eq!(title.instance_location(), "/total");
+/// assert_eq!(title.keyword_location(), "/properties/total/$ref/title");
+/// assert_eq!(title.schema_location(), "/$defs/money");
+/// assert_eq!(
+///     title.absolute_keyword_location(),
+///     Some("https://example.com/order.json#/$defs/money/title")
+/// );
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct Annotation {
     pub(crate) instance_location: String,
@@ -30,35 +56,38 @@ pub struct Annotation {
 }
 
 impl Annotation {
-    /// JSON Pointer to the annotated place in the instance.
+    /// JSON Pointer to the annotated place in the instance. See the example on
+    /// [`Annotation`].
     pub fn instance_location(&self) -> &str {
         &self.instance_location
     }
 
     /// JSON Pointer to the keyword along the path evaluation took (through `$ref`s).
+    /// See the example on [`Annotation`].
     pub fn keyword_location(&self) -> &str {
         &self.keyword_location
     }
 
     /// The keyword's absolute URI, when the schema has an absolute base or the path
-    /// crossed a reference.
+    /// crossed a reference. See the example on [`Annotation`].
     pub fn absolute_keyword_location(&self) -> Option<&str> {
         self.absolute_keyword_location.as_deref()
     }
 
     /// JSON Pointer to the schema object holding the keyword where it is written (after
     /// references are followed), prefixed by the document's URI for registered ones:
-    /// what the official annotation suite keys annotations by.
+    /// what the official annotation suite keys annotations by. See the example on
+    /// [`Annotation`].
     pub fn schema_location(&self) -> &str {
         &self.schema_location
     }
 
-    /// The keyword (`title`, `x-vendor`, ...).
+    /// The keyword (`title`, `x-vendor`, ...). See the example on [`Annotation`].
     pub fn keyword(&self) -> &str {
         &self.keyword
     }
 
-    /// The keyword's value.
+    /// The keyword's value. See the example on [`Annotation`].
     pub fn value(&self) -> &Value {
         &self.value
     }
@@ -88,6 +117,43 @@ pub(crate) struct Located {
 /// assert_eq!(evaluation.flag(), json!({"valid": true}));
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
 /// ```
+///
+/// An instance that fails has errors and no annotations; the `basic` format lists its
+/// error units flat, `detailed` nests them by the schema object they come from (a group
+/// of one replaced by its unit), `verbose` keeps every group:
+///
+/// ```
+/// use serde_json::{json, Value};
+/// let schema = json!({"properties": {"n": {"maximum": 9, "multipleOf": 2}, "m": {"type": "string"}}});
+/// let evaluation = mcp_jsonschema::Validator::new(&schema)?.evaluate(&json!({"n": 11, "m": 1}));
+/// assert!(!evaluation.valid());
+/// assert!(evaluation.annotations().is_empty());
+/// assert_eq!(evaluation.errors().count(), 3);
+/// assert_eq!(evaluation.flag(), json!({"valid": false}));
+/// assert_eq!(evaluation.basic()["errors"][0], json!({
+///     "valid": false,
+///     "keywordLocation": "/properties/m/type",
+///     "instanceLocation": "/m",
+///     "error": "expected string, got integer 1"
+/// }));
+///
+/// // Each unit's keywordLocation, with the units it holds.
+/// fn outline(unit: &Value) -> Value {
+///     let at = unit["keywordLocation"].clone();
+///     match unit.get("errors").and_then(Value::as_array) {
+///         Some(units) => json!([at, units.iter().map(outline).collect::<Vec<_>>()]),
+///         None => at,
+///     }
+/// }
+/// let (m, n) = ("/properties/m/type", ["/properties/n/maximum", "/properties/n/multipleOf"]);
+/// assert_eq!(outline(&evaluation.basic()), json!(["", [m, n[0], n[1]]]));
+/// assert_eq!(outline(&evaluation.detailed()), json!(["", [m, ["/properties/n", n]]]));
+/// assert_eq!(
+///     outline(&evaluation.verbose()),
+///     json!(["", [["/properties/m", [m]], ["/properties/n", n]]])
+/// );
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Evaluation {
     valid: bool,
@@ -106,42 +172,46 @@ impl Evaluation {
         }
     }
 
-    /// Whether the instance conforms.
+    /// Whether the instance conforms. See the examples on [`Evaluation`].
     pub fn valid(&self) -> bool {
         self.valid
     }
 
-    /// Every error (none when the instance conforms).
+    /// Every error (none when the instance conforms). See the examples on
+    /// [`Evaluation`].
     pub fn errors(&self) -> impl Iterator<Item = &ValidationError> {
         self.errors.iter().map(|located| &located.error)
     }
 
     /// The annotations of the subschemas that passed, in evaluation order: none when
-    /// the instance does not conform, and those of failed subschemas never.
+    /// the instance does not conform, and those of failed subschemas never. See the
+    /// examples on [`Evaluation`].
     pub fn annotations(&self) -> &[Annotation] {
         &self.annotations
     }
 
-    /// The `flag` output format: `{"valid": ...}`.
+    /// The `flag` output format: `{"valid": ...}`. See the examples on [`Evaluation`].
     pub fn flag(&self) -> Value {
         json!({ "valid": self.valid })
     }
 
     /// The `basic` output format: a root unit holding the flat list of error units
-    /// (when the instance does not conform) or of annotation units (when it does).
+    /// (when the instance does not conform) or of annotation units (when it does). See
+    /// the examples on [`Evaluation`].
     pub fn basic(&self) -> Value {
         let units = self.units();
         root(self.valid, units)
     }
 
     /// The `detailed` output format: the units nested by the schema objects they come
-    /// from, a schema object with a single unit replaced by that unit.
+    /// from, a schema object with a single unit replaced by that unit. See the examples
+    /// on [`Evaluation`].
     pub fn detailed(&self) -> Value {
         nest(self.valid, self.units(), true)
     }
 
     /// The `verbose` output format: the units nested by the schema objects they come
-    /// from, every level kept.
+    /// from, every level kept. See the examples on [`Evaluation`].
     pub fn verbose(&self) -> Value {
         nest(self.valid, self.units(), false)
     }

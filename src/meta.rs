@@ -34,6 +34,16 @@ use std::sync::{Arc, OnceLock};
 /// The official metaschema of `draft` as a validator, compiled on first use and shared
 /// by the whole process. It checks as deep as the stack safely allows and without a step
 /// budget, as compiling a schema does.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::{meta, Draft};
+/// let draft7 = meta::metaschema(Draft::Draft7);
+/// assert!(std::ptr::eq(draft7, meta::metaschema(Draft::Draft7)));
+/// assert!(draft7.is_valid(&json!({"type": "string"})));
+/// let error = draft7.validate(&json!({"minLength": -1})).unwrap_err();
+/// assert_eq!(error.instance_location(), "/minLength");
+/// ```
 pub fn metaschema(draft: Draft) -> &'static Validator {
     static VALIDATORS: [OnceLock<Validator>; Draft::COUNT] =
         [const { OnceLock::new() }; Draft::COUNT];

@@ -63,6 +63,21 @@ impl std::fmt::Debug for Retriever {
 }
 
 /// Which references a schema may make.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::{ReferencePolicy, SchemaErrorKind, Validator};
+/// let options = Validator::options()
+///     .with_resource("https://example.com/int.json", json!({"type": "integer"}));
+/// let remote = json!({"$ref": "https://example.com/int.json"});
+/// assert!(options.build(&remote).is_ok());
+///
+/// let same_document = options.with_reference_policy(ReferencePolicy::SameDocument);
+/// let err = same_document.build(&remote).unwrap_err();
+/// assert_eq!(err.kind(), SchemaErrorKind::ForbiddenReference);
+/// assert_eq!(err.location(), "/$ref");
+/// assert!(same_document.build(&json!({"$defs": {"i": {"type": "integer"}}, "$ref": "#/$defs/i"})).is_ok());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum ReferencePolicy {
@@ -103,6 +118,18 @@ impl Default for ValidationOptions {
 
 impl ValidationOptions {
     /// The dialect for a schema that declares no `$schema` (2020-12 when not set).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::{Draft, Validator};
+    /// // A boolean `exclusiveMinimum` is draft 4's.
+    /// let schema = json!({"minimum": 0, "exclusiveMinimum": true});
+    /// assert!(Validator::new(&schema).is_err());
+    /// let validator = Validator::options().with_draft(Draft::Draft4).build(&schema)?;
+    /// assert!(!validator.is_valid(&json!(0)));
+    /// assert!(validator.is_valid(&json!(1)));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn with_draft(mut self, draft: Draft) -> Self {
         self.draft = Some(draft);
         self
@@ -110,7 +137,7 @@ impl ValidationOptions {
 
     /// Registers `document` under `uri`, so `$ref`s to it (and to the resources it embeds)
     /// resolve. Nothing is ever fetched: an unregistered remote reference is a
-    /// [`SchemaError`](crate::SchemaError).
+    /// [`SchemaError`](crate::SchemaError). See the example on [`ValidationOptions`].
     pub fn with_resource(mut self, uri: impl Into<String>, document: Value) -> Self {
         self.resources.push((uri.into(), Arc::new(document)));
         self
@@ -171,7 +198,21 @@ impl ValidationOptions {
 
     /// Whether `format` is an assertion (`true`) or only an annotation (`false`). By
     /// default it is an annotation in 2019-09 and 2020-12 and an assertion in drafts 4, 6
-    /// and 7, as those drafts' suites expect. Unknown formats are ignored either way.
+    /// and 7, as those drafts' suites expect. Unknown formats are ignored either way
+    /// (unless [refused](Self::with_unknown_formats_refused)).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::{ValidationErrorKind, Validator};
+    /// let schema = json!({"format": "email"});
+    /// assert!(Validator::new(&schema)?.is_valid(&json!("not an address")));
+    ///
+    /// let validator = Validator::options().with_format_assertion(true).build(&schema)?;
+    /// assert!(validator.is_valid(&json!("ada@example.com")));
+    /// let error = validator.validate(&json!("not an address")).unwrap_err();
+    /// assert_eq!(error.kind(), ValidationErrorKind::Format);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn with_format_assertion(mut self, assert: bool) -> Self {
         self.format_assertion = Some(assert);
         self
@@ -260,13 +301,33 @@ impl ValidationOptions {
     /// `not`), an array (`allOf`) or a map (`properties`, `$defs`). Deeper schemas are a
     /// [`SchemaErrorKind::LimitExceeded`](crate::SchemaErrorKind::LimitExceeded) error.
     /// Whatever the setting, compilation stops before it could overflow the stack.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::SchemaErrorKind;
+    /// let options = mcp_jsonschema::Validator::options().with_max_schema_depth(2);
+    /// assert!(options.build(&json!({"items": {"items": true}})).is_ok());
+    /// let err = options.build(&json!({"items": {"items": {"items": true}}})).unwrap_err();
+    /// assert_eq!(err.kind(), SchemaErrorKind::LimitExceeded);
+    /// assert_eq!(err.location(), "/items/items/items");
+    /// ```
     pub fn with_max_schema_depth(mut self, depth: u32) -> Self {
         self.max_schema_depth = depth;
         self
     }
 
     /// The most subschemas (schema objects and booleans, the root included) one document
-    /// may hold; unbounded by default.
+    /// may hold; unbounded by default. More are a
+    /// [`SchemaErrorKind::LimitExceeded`](crate::SchemaErrorKind::LimitExceeded) error.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::SchemaErrorKind;
+    /// let options = mcp_jsonschema::Validator::options().with_max_subschemas(3);
+    /// assert!(options.build(&json!({"properties": {"a": true, "b": true}})).is_ok());
+    /// let err = options.build(&json!({"properties": {"a": true, "b": true, "c": true}})).unwrap_err();
+    /// assert_eq!(err.kind(), SchemaErrorKind::LimitExceeded);
+    /// ```
     pub fn with_max_subschemas(mut self, count: u32) -> Self {
         self.max_subschemas = count;
         self
@@ -274,7 +335,22 @@ impl ValidationOptions {
 
     /// The deepest nesting of evaluations one validation may reach (instance nesting plus
     /// reference hops). Past it, validation fails with
-    /// [`ValidationErrorKind::DepthExceeded`](crate::ValidationErrorKind::DepthExceeded).
+    /// [`ValidationErrorKind::DepthExceeded`](crate::ValidationErrorKind::DepthExceeded),
+    /// and `is_valid` answers `false`. 1,000 by default, and never deeper than the
+    /// thread's stack safely allows.
+    ///
+    /// ```
+    /// use serde_json::{json, Value};
+    /// use mcp_jsonschema::ValidationErrorKind;
+    /// let validator = mcp_jsonschema::Validator::options()
+    ///     .with_max_instance_depth(8)
+    ///     .build(&json!({"items": {"$ref": "#"}}))?;
+    /// let nested = |depth: usize| (0..depth).fold(json!([]), |inner, _| Value::Array(vec![inner]));
+    /// assert!(validator.is_valid(&nested(3)));
+    /// let error = validator.validate(&nested(20)).unwrap_err();
+    /// assert_eq!(error.kind(), ValidationErrorKind::DepthExceeded);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn with_max_instance_depth(mut self, depth: u32) -> Self {
         self.max_instance_depth = depth;
         self
@@ -352,7 +428,7 @@ impl ValidationOptions {
         self
     }
 
-    /// Which references may be followed; see [`ReferencePolicy`].
+    /// Which references may be followed. See the example on [`ReferencePolicy`].
     pub fn with_reference_policy(mut self, policy: ReferencePolicy) -> Self {
         self.references = policy;
         self

@@ -43,11 +43,51 @@ pub struct Validator {
 impl Validator {
     /// Compiles `schema` with the default options (2020-12 unless `$schema` says
     /// otherwise, `format` as an annotation, no registered resources).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::{SchemaErrorKind, Validator};
+    ///
+    /// let validator = Validator::new(&json!({"type": "integer", "minimum": 1}))?;
+    /// assert!(validator.is_valid(&json!(3)));
+    ///
+    /// let error = Validator::new(&json!({"items": {"$ref": "#/$defs/missing"}})).unwrap_err();
+    /// assert_eq!(error.kind(), SchemaErrorKind::UnresolvableReference);
+    /// assert_eq!(error.location(), "/items/$ref");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`SchemaError`] naming the first problem found, by its
+    /// [`kind`](SchemaError::kind):
+    ///
+    /// - [`InvalidKeyword`](SchemaErrorKind::InvalidKeyword): the schema is not valid
+    ///   under its dialect's metaschema (the error's message lists the problems), or a
+    ///   subschema is neither an object nor a boolean;
+    /// - [`UnknownDialect`](SchemaErrorKind::UnknownDialect): `$schema` names neither a
+    ///   draft nor a registered metaschema;
+    /// - [`UnknownVocabulary`](SchemaErrorKind::UnknownVocabulary): the metaschema
+    ///   requires a vocabulary this library does not implement;
+    /// - [`InvalidPattern`](SchemaErrorKind::InvalidPattern): a `pattern` or a
+    ///   `patternProperties` key is not an ECMA-262 regular expression, or compiles
+    ///   larger than the regex engine's size limit;
+    /// - [`UnresolvableReference`](SchemaErrorKind::UnresolvableReference): a reference
+    ///   names nothing in the schema nor among the official metaschemas;
+    /// - [`DuplicateIdentifier`](SchemaErrorKind::DuplicateIdentifier): two `$id`s, or
+    ///   two anchors of one resource, name the same place;
+    /// - [`InfiniteRecursion`](SchemaErrorKind::InfiniteRecursion): a cycle of
+    ///   references applies the schema to the same instance without end;
+    /// - [`LimitExceeded`](SchemaErrorKind::LimitExceeded): the schema is nested deeper
+    ///   than 1,000 levels, or than the thread's stack safely allows.
+    ///
+    /// Other options add their own: see [`ValidationOptions::build`].
     pub fn new(schema: &Value) -> Result<Validator, SchemaError> {
         Self::with_options(schema, &ValidationOptions::default())
     }
 
     /// Options for building a validator: registered resources, default dialect, ...
+    /// See the example on [`ValidationOptions`].
     pub fn options() -> ValidationOptions {
         ValidationOptions::default()
     }
@@ -86,12 +126,50 @@ impl Validator {
 
     /// Whether `instance` conforms. Stops at the first failure and allocates nothing for
     /// schemas without `unevaluated*`, dynamic references or `propertyNames`.
+    ///
+    /// A validation that stops at one of the validator's limits (instance depth, step
+    /// budget) or in an infinite recursion answers `false`: a stop is never a pass.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let validator = mcp_jsonschema::Validator::new(&json!({"maxLength": 3}))?;
+    /// assert!(validator.is_valid(&json!("abc")));
+    /// assert!(!validator.is_valid(&json!("abcd")));
+    /// // `maxLength` applies to strings only.
+    /// assert!(validator.is_valid(&json!(12345)));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn is_valid(&self, instance: &Value) -> bool {
         vm::is_valid(&self.program, instance, self.limits)
     }
 
     /// `Ok(())` if `instance` conforms, else its first error. One pass, which stops at
     /// the first failure as [`Validator::is_valid`] does.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::ValidationErrorKind;
+    /// let validator = mcp_jsonschema::Validator::new(&json!({
+    ///     "properties": {"tags": {"type": "array", "items": {"type": "string"}}}
+    /// }))?;
+    /// assert!(validator.validate(&json!({"tags": ["a", "b"]})).is_ok());
+    ///
+    /// let error = validator.validate(&json!({"tags": ["a", 2, 3]})).unwrap_err();
+    /// assert_eq!(error.kind(), ValidationErrorKind::Type);
+    /// assert_eq!(error.instance_location(), "/tags/1");
+    /// assert_eq!(error.to_string(), "/tags/1: expected string, got integer 2");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When `instance` does not conform (exactly when [`Validator::is_valid`] answers
+    /// `false`): the [`ValidationError`] of the first failure found, in the order the
+    /// schema is evaluated. That is a keyword the instance fails, or a stop, which is
+    /// never a pass: [`BudgetExhausted`](ValidationErrorKind::BudgetExhausted) or
+    /// [`DepthExceeded`](ValidationErrorKind::DepthExceeded) at one of the validator's
+    /// limits, [`InfiniteRecursion`](ValidationErrorKind::InfiniteRecursion) where the
+    /// schema applies itself to this instance without end.
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
         match vm::first_error(&self.program, instance, self.limits) {
             None => Ok(()),
@@ -119,6 +197,24 @@ impl Validator {
     /// every branch of an `anyOf`, so it may stop (at the step budget, or in a reference
     /// cycle only a skipped branch goes round) where the fast pass did not; then the fast
     /// verdict stands, with the annotations collected until then.
+    ///
+    /// An error's `keywordLocation` in the output formats is the path evaluation took
+    /// (through `$ref`), where [`ValidationError::schema_location`] is where the keyword
+    /// is written:
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let validator = mcp_jsonschema::Validator::options().with_annotations(true).build(&json!({
+    ///     "properties": {"n": {"$ref": "#/$defs/small"}},
+    ///     "$defs": {"small": {"maximum": 9}}
+    /// }))?;
+    /// let evaluation = validator.evaluate(&json!({"n": 10}));
+    /// assert!(!evaluation.valid());
+    /// let error = evaluation.errors().next().unwrap();
+    /// assert_eq!(error.schema_location(), "/$defs/small/maximum");
+    /// assert_eq!(evaluation.basic()["errors"][0]["keywordLocation"], "/properties/n/$ref/maximum");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn evaluate(&self, instance: &Value) -> Evaluation {
         let program = self.annotating.as_deref().unwrap_or(&self.program);
         let (valid, errors, annotations) = vm::annotate(program, instance, self.limits);
@@ -158,7 +254,29 @@ impl Validator {
         Evaluation::new(fast, located, annotations)
     }
 
-    /// Every error of `instance`, in schema order; empty when it conforms.
+    /// Every error of `instance`, in the order the schema is evaluated (which is not
+    /// always the order its keywords are written in); empty when it conforms.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let validator = mcp_jsonschema::Validator::new(&json!({
+    ///     "type": "array",
+    ///     "items": {"type": "integer"},
+    ///     "maxItems": 2
+    /// }))?;
+    /// assert_eq!(validator.iter_errors(&json!([1, 2])).count(), 0);
+    ///
+    /// let errors: Vec<String> = validator
+    ///     .iter_errors(&json!([1, "2", 3.5]))
+    ///     .map(|error| error.to_string())
+    ///     .collect();
+    /// assert_eq!(errors, [
+    ///     "(root): expected at most 2 items, got 3",
+    ///     "/1: expected integer, got string \"2\"; send the number itself, not a JSON-encoded string",
+    ///     "/2: expected integer, got number 3.5",
+    /// ]);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn iter_errors<'a>(
         &'a self,
         instance: &'a Value,
@@ -247,7 +365,28 @@ fn compile_retrieving<'o>(
 
 // The builder's last step lives here, above it: options know nothing of validators.
 impl ValidationOptions {
-    /// Compiles `schema` with these options.
+    /// Compiles `schema` with these options. See the example on [`ValidationOptions`].
+    ///
+    /// # Errors
+    ///
+    /// Those of [`Validator::new`], and those of the options set:
+    ///
+    /// - [`ForbiddenReference`](SchemaErrorKind::ForbiddenReference): a reference that
+    ///   [`ReferencePolicy::SameDocument`](crate::ReferencePolicy::SameDocument) forbids;
+    /// - [`UnknownFormat`](SchemaErrorKind::UnknownFormat): an asserted `format` that
+    ///   names no checker, when
+    ///   [`with_unknown_formats_refused`](ValidationOptions::with_unknown_formats_refused)
+    ///   is set;
+    /// - [`LimitExceeded`](SchemaErrorKind::LimitExceeded): beyond
+    ///   [`with_max_schema_depth`](ValidationOptions::with_max_schema_depth) or
+    ///   [`with_max_subschemas`](ValidationOptions::with_max_subschemas), or references
+    ///   to more than 256 documents to retrieve;
+    /// - [`UnknownDialect`](SchemaErrorKind::UnknownDialect): a draft the options do not
+    ///   take (draft 4 under the MCP [`profile`](crate::mcp::profile));
+    /// - [`UnresolvableReference`](SchemaErrorKind::UnresolvableReference): a
+    ///   [base URI](ValidationOptions::with_base_uri) that is not absolute; a document
+    ///   the [retriever](ValidationOptions::with_retriever) did not supply (its reason in
+    ///   the message), or supplied without what the reference names.
     pub fn build(&self, schema: &Value) -> Result<Validator, SchemaError> {
         Validator::with_options(schema, self)
     }

@@ -18,6 +18,16 @@ use std::sync::OnceLock;
 /// Selected from a schema's `$schema`, or by
 /// [`ValidationOptions::with_draft`](crate::ValidationOptions::with_draft) when the schema
 /// declares none; 2020-12 otherwise.
+///
+/// ```
+/// use mcp_jsonschema::Draft;
+/// assert_eq!(Draft::default(), Draft::Draft202012);
+/// // http or https, with or without the empty fragment.
+/// assert_eq!(Draft::from_uri("https://json-schema.org/draft-07/schema"), Some(Draft::Draft7));
+/// assert_eq!(Draft::from_uri("https://example.com/my-metaschema"), None);
+/// assert_eq!(Draft::Draft7.uri(), "http://json-schema.org/draft-07/schema#");
+/// assert_eq!(Draft::from_uri(Draft::Draft201909.uri()), Some(Draft::Draft201909));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 #[non_exhaustive]
 pub enum Draft {
@@ -90,6 +100,7 @@ impl Draft {
     }
 
     /// The draft whose metaschema is `uri` (http or https, with or without a trailing `#`).
+    /// See the example on [`Draft`].
     pub fn from_uri(uri: &str) -> Option<Draft> {
         let uri = uri.strip_suffix('#').unwrap_or(uri);
         let rest = uri
@@ -116,7 +127,7 @@ impl Draft {
         }
     }
 
-    /// The canonical URI of this draft's metaschema.
+    /// The canonical URI of this draft's metaschema. See the example on [`Draft`].
     pub fn uri(self) -> &'static str {
         match self {
             Draft::Draft4 => "http://json-schema.org/draft-04/schema#",

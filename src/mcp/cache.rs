@@ -34,10 +34,15 @@ struct Slots {
 /// use serde_json::json;
 /// use mcp_jsonschema::mcp::{Role, SchemaCache};
 /// let cache = SchemaCache::new(128);
+/// assert!(cache.is_empty());
+/// assert_eq!(cache.capacity(), 128);
 /// let a = cache.get_or_compile(Role::Input, &json!({"type": "object"}))?;
 /// let b = cache.get_or_compile(Role::Input, &json!({"type": "object"}))?;
 /// assert!(std::sync::Arc::ptr_eq(&a, &b));
 /// assert_eq!(cache.len(), 1);
+/// // The same schema in the other role is another entry.
+/// cache.get_or_compile(Role::Output, &json!({"type": "object"}))?;
+/// assert_eq!(cache.len(), 2);
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
 /// ```
 pub struct SchemaCache {
@@ -56,12 +61,23 @@ impl std::fmt::Debug for SchemaCache {
 }
 
 impl SchemaCache {
-    /// A cache of at most `capacity` schemas compiled under the MCP [`profile`].
+    /// A cache of at most `capacity` schemas (at least one) compiled under the MCP
+    /// [`profile`]. See the example on [`SchemaCache`].
     pub fn new(capacity: usize) -> SchemaCache {
         Self::with_options(capacity, profile())
     }
 
-    /// A cache whose schemas are compiled with `options`.
+    /// A cache whose schemas are compiled with `options` (start from [`profile`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::{self, Role, SchemaCache};
+    /// let cache = SchemaCache::with_options(64, mcp::profile().with_format_assertion(true));
+    /// let schema = json!({"properties": {"email": {"format": "email"}}});
+    /// let tool = cache.get_or_compile(Role::Input, &schema)?;
+    /// assert!(!tool.is_valid(&json!({"email": "ada"})));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn with_options(capacity: usize, options: ValidationOptions) -> SchemaCache {
         SchemaCache {
             options,
@@ -75,6 +91,26 @@ impl SchemaCache {
 
     /// The compiled schema for `schema` in `role`, compiling (outside the lock) and caching
     /// it on a miss. A schema that fails to compile is returned as an error and not cached.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::{Role, SchemaCache};
+    /// let cache = SchemaCache::new(8);
+    /// // Key order and number spelling do not matter.
+    /// let a = cache.get_or_compile(Role::Input, &json!({"type": "object", "maxProperties": 2}))?;
+    /// let b = cache.get_or_compile(Role::Input, &json!({"maxProperties": 2.0, "type": "object"}))?;
+    /// assert!(std::sync::Arc::ptr_eq(&a, &b));
+    ///
+    /// assert!(cache.get_or_compile(Role::Input, &json!({"type": "string"})).is_err());
+    /// assert_eq!(cache.len(), 1);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`ToolSchema::new`] for `role`, `schema` and the cache's options (for a
+    /// cache made with [`new`](SchemaCache::new), those of [`ToolSchema::input`] or
+    /// [`ToolSchema::output`]). Each call for a schema that fails compiles it again.
     pub fn get_or_compile(
         &self,
         role: Role,
@@ -117,17 +153,17 @@ impl SchemaCache {
         Ok(compiled)
     }
 
-    /// How many schemas are cached.
+    /// How many schemas are cached. See the example on [`SchemaCache`].
     pub fn len(&self) -> usize {
         self.lock().entries.len()
     }
 
-    /// Whether the cache is empty.
+    /// Whether the cache is empty. See the example on [`SchemaCache`].
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
-    /// The most schemas it holds.
+    /// The most schemas it holds. See the example on [`SchemaCache`].
     pub fn capacity(&self) -> usize {
         self.capacity
     }

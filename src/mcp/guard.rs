@@ -1,21 +1,4 @@
-//! A transport-free guard for one MCP session: fed every JSON-RPC message that passes
-//! between a client and a server, in either direction, it validates `tools/call`
-//! arguments before the server sees them and `structuredContent` before the client
-//! does, and passes everything else through untouched.
-//!
-//! The guard owns the session's state: the tools table (from every `tools/list` result
-//! that passes, each schema compiled under the MCP profile through a [`SchemaCache`]),
-//! which request id called which tool, and whether the table is current (a
-//! `notifications/tools/list_changed` makes it stale). It performs no I/O and runs no
-//! clock-driven work: a transport (stdio pipes, an HTTP gateway) reads a message, asks
-//! [`Guard::handle`] what to do, and carries out the [`Action`]s.
-//!
-//! What it relies on: a message is one JSON-RPC 2.0 object (batches are not part of
-//! the protocol versions it speaks, 2025-06-18 and later); responses are matched to
-//! requests by id, numbers that are whole counted as integers (`1.0` matches `1`).
-//! Both sides are untrusted: malformed JSON, wrong types and unknown ids never panic,
-//! and whatever the guard cannot read from the client is answered rather than
-//! forwarded, so the server never receives a call the guard did not check.
+//! The MCP session guard: [`Guard`], and what it answers and records.
 
 use super::{Role, SchemaCache, ToolSchema};
 use crate::error::ValidationError;
@@ -50,7 +33,7 @@ const INTERNAL_ERROR: i64 = -32603;
 /// in flight through the guard.
 const TOO_MANY_IN_FLIGHT: i64 = -32000;
 
-/// One end of the session.
+/// One end of the session. See the example on [`Guard`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Side {
     /// The MCP client (the host that runs the model).
@@ -60,7 +43,7 @@ pub enum Side {
 }
 
 impl Side {
-    /// The other end.
+    /// The other end. See the example on [`Guard`].
     pub fn other(self) -> Side {
         match self {
             Side::Client => Side::Server,
@@ -70,7 +53,8 @@ impl Side {
 }
 
 /// What a transport does with a message it gave to [`Guard::handle`]; one message may
-/// call for none, one or several actions, carried out in order.
+/// call for none, one or several actions, carried out in order. See the examples on
+/// [`Guard`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Pass the message, byte for byte, to the other side.
@@ -96,7 +80,8 @@ pub enum Action {
     },
 }
 
-/// The actions for one message, in order (see [`Action`]).
+/// The actions for one message, in order (see [`Action`]). See the example on
+/// [`Guard`].
 #[derive(Debug)]
 pub struct Actions {
     inner: smallvec::IntoIter<[Action; 2]>,
@@ -144,7 +129,9 @@ impl Actions {
 }
 
 /// What to do with a tool whose `inputSchema` or `outputSchema` does not compile under
-/// the MCP profile (each such tool is also reported once as a [`Decision`]).
+/// the MCP profile (each such tool is also reported once as a [`Decision`]). See the
+/// examples on [`Guard`] ([`Hide`](BadSchema::Hide)) and [`GuardOptions`]
+/// ([`Pass`](BadSchema::Pass)).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BadSchema {
@@ -158,6 +145,7 @@ pub enum BadSchema {
 }
 
 /// What to do with a result whose `structuredContent` breaks the tool's `outputSchema`.
+/// See the example on [`GuardOptions`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BadOutput {
@@ -172,14 +160,42 @@ pub enum BadOutput {
 /// How a [`Guard`] treats what it finds. A by-value builder.
 ///
 /// ```
-/// use mcp_jsonschema::mcp::{BadOutput, BadSchema, Guard, GuardOptions};
-/// let guard = Guard::with_options(
-///     GuardOptions::default()
-///         .with_bad_schema(BadSchema::Pass)
-///         .with_bad_output(BadOutput::Warn)
-///         .with_masked_decisions(false),
-/// );
-/// assert!(!guard.is_listing());
+/// use std::sync::Arc;
+/// use mcp_jsonschema::mcp::{
+///     Action, BadOutput, BadSchema, Check, Guard, GuardOptions, SchemaCache, Side, Verdict,
+/// };
+/// let cache = Arc::new(SchemaCache::new(256));
+/// let options = GuardOptions::default()
+///     .with_bad_schema(BadSchema::Pass)
+///     .with_bad_output(BadOutput::Warn)
+///     .with_masked_decisions(false)
+///     .with_own_listing(false)
+///     .with_max_in_flight(100)
+///     .with_cache(Arc::clone(&cache));
+/// let mut guard = Guard::with_options(options.clone());
+///
+/// // Without a listing of its own, a call before any `tools/list` passes unchecked.
+/// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#;
+/// assert_eq!(guard.handle(Side::Client, call).collect::<Vec<_>>(), [Action::Forward]);
+/// assert_eq!(guard.take_decisions()[0].verdict, Verdict::Unguarded);
+///
+/// // A tool whose schema does not compile is listed as it is, its calls unchecked.
+/// let list = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+/// let tools = r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[
+///     {"name":"echo","inputSchema":{"type":"object"}},
+///     {"name":"broken","inputSchema":{"type":"string"}}]}}"#;
+/// assert_eq!(guard.handle(Side::Client, list).collect::<Vec<_>>(), [Action::Forward]);
+/// assert_eq!(guard.handle(Side::Server, tools).collect::<Vec<_>>(), [Action::Forward]);
+/// assert!(guard.guards("echo") && !guard.guards("broken"));
+/// let decision = guard.take_decisions().pop().unwrap();
+/// assert_eq!((decision.check, decision.verdict), (Check::Schema, Verdict::Unguarded));
+///
+/// // The schemas were compiled into the shared cache: another guard finds them there.
+/// let mut other = Guard::with_options(options);
+/// other.handle(Side::Client, list).for_each(drop);
+/// other.handle(Side::Server, tools).for_each(drop);
+/// assert!(other.guards("echo"));
+/// assert_eq!(cache.len(), 1);
 /// ```
 #[derive(Clone, Debug)]
 pub struct GuardOptions {
@@ -206,6 +222,7 @@ impl Default for GuardOptions {
 
 impl GuardOptions {
     /// What to do with tools whose schemas do not compile (default [`BadSchema::Hide`]).
+    /// See the example on [`GuardOptions`].
     #[must_use]
     pub fn with_bad_schema(mut self, policy: BadSchema) -> Self {
         self.bad_schema = policy;
@@ -213,7 +230,7 @@ impl GuardOptions {
     }
 
     /// What to do with results that break their output schema (default
-    /// [`BadOutput::Fail`]).
+    /// [`BadOutput::Fail`]). See the example on [`GuardOptions`].
     #[must_use]
     pub fn with_bad_output(mut self, policy: BadOutput) -> Self {
         self.bad_output = policy;
@@ -223,7 +240,8 @@ impl GuardOptions {
     /// Whether the errors in [`Decision`]s are masked (the default): types, lengths,
     /// locations and the schema's own values, never the instance's
     /// ([`ValidationError::masked`]). What the client is answered is never masked: the
-    /// model needs its own values quoted back to correct a call.
+    /// model needs its own values quoted back to correct a call. See the example on
+    /// [`GuardOptions`].
     #[must_use]
     pub fn with_masked_decisions(mut self, masked: bool) -> Self {
         self.masked = masked;
@@ -233,7 +251,8 @@ impl GuardOptions {
     /// Whether the guard lists the server's tools itself ([`Action::ListFirst`]) when a
     /// call arrives before any listing, or after the server said the list changed (the
     /// default). Without it, such a call passes unchecked (recorded as
-    /// [`Verdict::Unguarded`]) unless the tool is in the table.
+    /// [`Verdict::Unguarded`]) unless the tool is in the table. See the example on
+    /// [`GuardOptions`].
     #[must_use]
     pub fn with_own_listing(mut self, lists: bool) -> Self {
         self.lists_tools = lists;
@@ -241,7 +260,8 @@ impl GuardOptions {
     }
 
     /// The most requests tracked at once (calls and listings awaiting their response;
-    /// 10,000 by default); beyond it, further calls are answered with an error.
+    /// 10,000 by default); beyond it, further calls are answered with an error. See the
+    /// example on [`GuardOptions`].
     #[must_use]
     pub fn with_max_in_flight(mut self, max: usize) -> Self {
         self.max_in_flight = max.max(1);
@@ -250,6 +270,7 @@ impl GuardOptions {
 
     /// Compile schemas through `cache` (shared between guards: an HTTP gateway's
     /// sessions, a process serving many servers), rather than a cache of the guard's own.
+    /// See the example on [`GuardOptions`].
     #[must_use]
     pub fn with_cache(mut self, cache: Arc<SchemaCache>) -> Self {
         self.cache = Some(cache);
@@ -257,7 +278,7 @@ impl GuardOptions {
     }
 }
 
-/// What a [`Decision`] is about.
+/// What a [`Decision`] is about. See the examples on [`Guard`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Check {
@@ -272,7 +293,8 @@ pub enum Check {
 }
 
 impl Check {
-    /// The check's name in logs: `arguments`, `output`, `schema`, `listing`.
+    /// The check's name in logs: `arguments`, `output`, `schema`, `listing`. See the
+    /// example on [`Guard`].
     pub fn name(self) -> &'static str {
         match self {
             Check::Arguments => "arguments",
@@ -283,7 +305,7 @@ impl Check {
     }
 }
 
-/// What the guard did.
+/// What the guard did. See the examples on [`Guard`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Verdict {
@@ -305,7 +327,7 @@ pub enum Verdict {
 
 impl Verdict {
     /// The verdict's name in logs: `passed`, `rejected`, `failed`, `warned`, `hidden`,
-    /// `unguarded`.
+    /// `unguarded`. See the example on [`Guard`].
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
@@ -319,7 +341,8 @@ impl Verdict {
 }
 
 /// One decision of the guard, for logs: a call checked (either way), a schema that does
-/// not compile, a listing that failed. Taken with [`Guard::take_decisions`].
+/// not compile, a listing that failed. Taken with [`Guard::take_decisions`]. See the
+/// examples on [`Guard`].
 #[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub struct Decision {
@@ -415,19 +438,37 @@ impl Listing {
     }
 }
 
-/// The guard of one MCP session (see the [module docs](self) for what it checks).
+/// The guard of one MCP session, free of any transport: fed every JSON-RPC message that
+/// passes between a client and a server, in either direction, it validates `tools/call`
+/// arguments before the server sees them and `structuredContent` before the client
+/// does, and passes everything else through untouched.
+///
+/// The guard owns the session's state: the tools table (from every `tools/list` result
+/// that passes, each schema compiled under the MCP profile through a [`SchemaCache`]),
+/// which request id called which tool, and whether the table is current (a
+/// `notifications/tools/list_changed` makes it stale). It performs no I/O and runs no
+/// clock-driven work: a transport (stdio pipes, an HTTP gateway) reads a message, asks
+/// [`Guard::handle`] what to do, and carries out the [`Action`]s.
+///
+/// What it relies on: a message is one JSON-RPC 2.0 object (batches are not part of
+/// the protocol versions it speaks, 2025-06-18 and later); responses are matched to
+/// requests by id, numbers that are whole counted as integers (`1.0` matches `1`).
+/// Both sides are untrusted: malformed JSON, wrong types and unknown ids never panic,
+/// and whatever the guard cannot read from the client is answered rather than
+/// forwarded, so the server never receives a call the guard did not check.
 ///
 /// A transport hands it every message, in the order it arrives from each side, and
 /// carries out the actions it answers:
 ///
 /// ```
-/// use mcp_jsonschema::mcp::{Action, Guard, Side};
+/// use mcp_jsonschema::mcp::{Action, Actions, Guard, Side};
 ///
 /// let mut guard = Guard::new();
 /// let mut to_server = Vec::new();
 /// let mut to_client = Vec::new();
 /// let mut route = |guard: &mut Guard, from: Side, message: &str| {
-///     for action in guard.handle(from, message) {
+///     let actions: Actions = guard.handle(from, message);
+///     for action in actions {
 ///         let (to, text) = match action {
 ///             Action::Forward => (from.other(), message.to_string()),
 ///             Action::Send { to, message } => (to, message),
@@ -461,6 +502,52 @@ impl Listing {
 /// let decision = guard.take_decisions().pop().unwrap();
 /// assert_eq!(decision.to_string(), "tool \"get_weather\": arguments rejected: \
 ///     /units: expected one of \"metric\", \"imperial\", got string");
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+///
+/// A call that arrives before any listing is held while the guard lists the tools
+/// itself ([`Action::ListFirst`]); a tool whose schema does not compile is hidden
+/// ([`BadSchema::Hide`]):
+///
+/// ```
+/// use serde_json::{json, Value};
+/// use mcp_jsonschema::mcp::{Action, Check, Decision, Guard, Side, Verdict};
+///
+/// let mut guard = Guard::new();
+/// let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call",
+///     "params":{"name":"echo","arguments":{"text":1}}}"#;
+/// let request = match guard.handle(Side::Client, call).next() {
+///     Some(Action::ListFirst { request }) => request,
+///     other => panic!("expected a listing first, got {other:?}"),
+/// };
+/// assert!(guard.is_listing());
+///
+/// // The transport sends `request` to the server and feeds the answer back: the guard
+/// // keeps it to itself.
+/// let id = serde_json::from_str::<Value>(&request)?["id"].clone();
+/// let answer = json!({"jsonrpc": "2.0", "id": id, "result": {"tools": [
+///     {"name": "echo", "inputSchema": {"properties": {"text": {"type": "string"}}}},
+///     {"name": "broken", "inputSchema": {"type": "string"}}
+/// ]}});
+/// assert_eq!(guard.handle(Side::Server, &answer.to_string()).count(), 0);
+/// assert!(!guard.is_listing());
+/// assert!(guard.guards("echo"));
+/// assert!(!guard.guards("broken"));
+///
+/// // Then the held call, decided with the table: answered, never forwarded.
+/// let actions: Vec<Action> = guard.handle_listed(call).collect();
+/// assert!(matches!(&actions[..], [Action::Send { to: Side::Client, .. }]));
+///
+/// let decisions: Vec<Decision> = guard.take_decisions();
+/// let what: Vec<(&str, Check, Verdict)> =
+///     decisions.iter().map(|d| (d.tool.as_str(), d.check, d.verdict)).collect();
+/// assert_eq!(what, [
+///     ("broken", Check::Schema, Verdict::Hidden),
+///     ("echo", Check::Arguments, Verdict::Rejected),
+/// ]);
+/// assert_eq!(decisions[1].id, Some(json!(7)));
+/// assert_eq!((decisions[1].check.name(), decisions[1].verdict.name()), ("arguments", "rejected"));
+/// assert_eq!(decisions[1].errors, ["/text: expected string, got integer"]);
 /// # Ok::<(), serde_json::Error>(())
 /// ```
 #[derive(Debug)]
@@ -499,12 +586,12 @@ impl Default for Guard {
 type Members<'a> = BTreeMap<String, &'a RawValue>;
 
 impl Guard {
-    /// A guard with the default [`GuardOptions`].
+    /// A guard with the default [`GuardOptions`]. See the examples on [`Guard`].
     pub fn new() -> Guard {
         Self::with_options(GuardOptions::default())
     }
 
-    /// A guard with `options`.
+    /// A guard with `options`. See the example on [`GuardOptions`].
     pub fn with_options(options: GuardOptions) -> Guard {
         let cache =
             (options.cache.clone()).unwrap_or_else(|| Arc::new(SchemaCache::new(CACHED_SCHEMAS)));
@@ -526,31 +613,33 @@ impl Guard {
 
     /// What to do with `message`, one JSON-RPC message (a line of the stdio transport,
     /// the body of an HTTP POST, the data of an SSE event) that arrived `from` one side.
+    /// See the examples on [`Guard`].
     pub fn handle(&mut self, from: Side, message: &str) -> Actions {
         self.handle_message(from, message, false)
     }
 
     /// Handles a client message that [`handle`](Guard::handle) answered with
     /// [`Action::ListFirst`], once that listing is over (or abandoned): this time the
-    /// guard decides with the table it has.
+    /// guard decides with the table it has. See the second example on [`Guard`].
     pub fn handle_listed(&mut self, message: &str) -> Actions {
         self.handle_message(Side::Client, message, true)
     }
 
-    /// Whether a `tools/list` of the guard's own is awaiting the server.
+    /// Whether a `tools/list` of the guard's own is awaiting the server. See the second
+    /// example on [`Guard`].
     pub fn is_listing(&self) -> bool {
         !self.own_listings.is_empty()
     }
 
     /// Whether `tool` is in the table and both its schemas compiled: its calls are
-    /// checked both ways.
+    /// checked both ways. See the second example on [`Guard`].
     pub fn guards(&self, tool: &str) -> bool {
         self.tools
             .get(tool)
             .is_some_and(|t| t.problems().is_empty())
     }
 
-    /// The decisions since the last call, oldest first.
+    /// The decisions since the last call, oldest first. See the examples on [`Guard`].
     pub fn take_decisions(&mut self) -> Vec<Decision> {
         std::mem::take(&mut self.decisions)
     }

@@ -29,6 +29,12 @@
 //! assert_eq!(input.to_wire()["$schema"], "https://json-schema.org/draft/2020-12/schema");
 //! # Ok::<(), mcp_jsonschema::SchemaError>(())
 //! ```
+//!
+//! Around it: [`check_tools_list`] checks every schema of a `tools/list` result,
+//! [`SchemaCache`] keeps compiled tool schemas for servers and gateways that see the
+//! same tools again, [`Guard`] validates the tool calls and results of a whole session
+//! between a client and a server, and [`text_fallback`] writes the text block that goes
+//! beside `structuredContent`.
 
 mod cache;
 mod fallback;
@@ -50,8 +56,10 @@ use crate::Validator;
 use serde_json::{Map, Value};
 
 /// Deepest schema nesting MCP allows (the root is depth 0; 64 is accepted, 65 is not).
+/// See the example on [`profile`].
 pub const MAX_SCHEMA_DEPTH: u32 = 64;
 /// Most subschemas one tool schema may hold (10,000 is accepted, 10,001 is not).
+/// See the example on [`profile`].
 pub const MAX_SUBSCHEMAS: u32 = 10_000;
 /// Evaluation steps one validation may take under the profile. Measured on this
 /// project's benchmark data: the most any legitimate instance needs is about 335,000
@@ -60,9 +68,10 @@ pub const MAX_SUBSCHEMAS: u32 = 10_000;
 /// threefold margin, while the costliest hostile schemas of `tests/hostile.rs`
 /// (exponential `anyOf`/`oneOf` recursion, thousands of `pattern`s over a large
 /// instance) stop within about 25 ms here, and collecting their errors (a second run)
-/// within 50 ms.
+/// within 50 ms. See the example on [`profile`].
 pub const STEP_BUDGET: u64 = 1_000_000;
 /// Deepest nesting of evaluations (instance nesting plus reference hops) under the profile.
+/// See the example on [`profile`].
 pub const MAX_EVALUATION_DEPTH: u32 = 256;
 
 /// The dialect URI put on the wire when a tool schema declares none.
@@ -76,6 +85,48 @@ const SHAPING_KEYWORDS: [&str; 9] = [
 
 /// The options of the MCP profile (see the module docs). Every setting can still be
 /// changed with the usual builder methods.
+///
+/// ```
+/// use serde_json::{json, Map, Value};
+/// use mcp_jsonschema::{mcp, SchemaErrorKind, ValidationErrorKind};
+/// let options = mcp::profile();
+///
+/// // Same-document references only, and no draft 4.
+/// let err = options.build(&json!({"$ref": "https://example.com/s.json"})).unwrap_err();
+/// assert_eq!(err.kind(), SchemaErrorKind::ForbiddenReference);
+/// let err = options.build(&json!({"$schema": "http://json-schema.org/draft-04/schema#"})).unwrap_err();
+/// assert_eq!(err.kind(), SchemaErrorKind::UnknownDialect);
+///
+/// // Subschemas nested at most `MAX_SCHEMA_DEPTH` below the root, and at most
+/// // `MAX_SUBSCHEMAS` of them, the root included.
+/// let deep = |depth| (0..depth).fold(json!(true), |inner, _| json!({"properties": {"a": inner}}));
+/// assert!(options.build(&deep(mcp::MAX_SCHEMA_DEPTH)).is_ok());
+/// let err = options.build(&deep(mcp::MAX_SCHEMA_DEPTH + 1)).unwrap_err();
+/// assert_eq!(err.kind(), SchemaErrorKind::LimitExceeded);
+/// let wide = |count: u32| {
+///     let properties: Map<String, Value> = (1..count).map(|i| (i.to_string(), json!(true))).collect();
+///     json!({"properties": properties})
+/// };
+/// assert!(options.build(&wide(mcp::MAX_SUBSCHEMAS)).is_ok());
+/// let err = options.build(&wide(mcp::MAX_SUBSCHEMAS + 1)).unwrap_err();
+/// assert_eq!(err.kind(), SchemaErrorKind::LimitExceeded);
+///
+/// // Validation stops `MAX_EVALUATION_DEPTH` evaluations deep, or after `STEP_BUDGET`
+/// // steps: a stop is never a pass.
+/// let recursive = options.build(&json!({"items": {"$ref": "#"}}))?;
+/// let nested = |depth| (0..depth).fold(json!([]), |inner, _| Value::Array(vec![inner]));
+/// assert!(recursive.is_valid(&nested(10)));
+/// let error = recursive.validate(&nested(2 * mcp::MAX_EVALUATION_DEPTH)).unwrap_err();
+/// assert_eq!(error.kind(), ValidationErrorKind::DepthExceeded);
+///
+/// let schema = json!({"items": {"type": "integer"}});
+/// let instance = json!(vec![1; 1000]);
+/// assert!(options.build(&schema)?.is_valid(&instance));
+/// let tight = mcp::profile().with_step_budget(mcp::STEP_BUDGET / 100_000).build(&schema)?;
+/// let error = tight.validate(&instance).unwrap_err();
+/// assert_eq!(error.kind(), ValidationErrorKind::BudgetExhausted);
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
 pub fn profile() -> ValidationOptions {
     let mut options = ValidationOptions::default()
         .with_max_schema_depth(MAX_SCHEMA_DEPTH)
@@ -131,7 +182,7 @@ pub fn bundle(schema: &Value, options: &ValidationOptions) -> Result<Value, Sche
     Ok(bundled)
 }
 
-/// Which side of a tool a schema describes.
+/// Which side of a tool a schema describes. See the example on [`ToolSchema`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {
     /// `inputSchema`: the root must be an object schema with `type: "object"`.
@@ -142,6 +193,28 @@ pub enum Role {
 }
 
 /// A compiled tool schema under the MCP rules.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::mcp::{Role, ToolSchema};
+/// let schema = json!({"properties": {"days": {"type": "integer", "minimum": 1}}, "required": ["days"]});
+/// let tool = ToolSchema::input(&schema)?;
+/// assert_eq!(tool.role(), Role::Input);
+/// assert_eq!(tool.to_wire(), &json!({
+///     "$schema": "https://json-schema.org/draft/2020-12/schema",
+///     "type": "object",
+///     "properties": {"days": {"type": "integer", "minimum": 1}},
+///     "required": ["days"]
+/// }));
+/// assert!(tool.is_valid(&json!({"days": 3})));
+/// let errors: Vec<String> = tool.iter_errors(&json!({"days": "3"})).map(|e| e.to_string()).collect();
+/// assert_eq!(errors, [
+///     "/days: expected integer, got string \"3\"; send the number itself, not a JSON-encoded string"
+/// ]);
+/// // The validator runs the wire form, root type included.
+/// assert!(!tool.validator().is_valid(&json!([])));
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct ToolSchema {
     validator: Validator,
@@ -150,17 +223,88 @@ pub struct ToolSchema {
 }
 
 impl ToolSchema {
-    /// Compiles a tool's `inputSchema` under the MCP [`profile`].
+    /// Compiles a tool's `inputSchema` under the MCP [`profile`]. Its root must be an
+    /// object schema: `type: "object"` is added when the root has no `type`.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::{mcp::ToolSchema, SchemaErrorKind};
+    /// let tool = ToolSchema::input(&json!({"properties": {"city": {"type": "string"}}}))?;
+    /// assert_eq!(tool.to_wire()["type"], "object");
+    /// assert!(!tool.is_valid(&json!("Oslo")));
+    ///
+    /// let err = ToolSchema::input(&json!({"type": "string"})).unwrap_err();
+    /// assert_eq!(err.kind(), SchemaErrorKind::InvalidKeyword);
+    /// assert_eq!(err.location(), "/type");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidKeyword`](SchemaErrorKind::InvalidKeyword) at the root when `schema` is
+    /// not a JSON object (`true` included), and at `/type` when the root's `type` is not
+    /// `"object"`; then whatever keeps the schema from compiling under the profile
+    /// ([`ValidationOptions::build`]): a reference out of the document
+    /// ([`ForbiddenReference`](SchemaErrorKind::ForbiddenReference)), draft 4 or an
+    /// unknown dialect ([`UnknownDialect`](SchemaErrorKind::UnknownDialect)), more than
+    /// [`MAX_SCHEMA_DEPTH`] levels or [`MAX_SUBSCHEMAS`] subschemas
+    /// ([`LimitExceeded`](SchemaErrorKind::LimitExceeded)), and the errors of
+    /// [`Validator::new`].
     pub fn input(schema: &Value) -> Result<ToolSchema, SchemaError> {
         Self::new(Role::Input, schema, &profile())
     }
 
-    /// Compiles a tool's `outputSchema` under the MCP [`profile`].
+    /// Compiles a tool's `outputSchema` under the MCP [`profile`]. Its root may be any
+    /// schema object; it becomes an object schema (`type: "object"` added) only when
+    /// none of `type`, `$ref`, `oneOf`, `anyOf`, `allOf`, `not`, `if`, `const` and `enum`
+    /// gives it a shape.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::{mcp::ToolSchema, SchemaErrorKind};
+    /// let list = ToolSchema::output(&json!({"type": "array", "items": {"type": "string"}}))?;
+    /// assert!(list.is_valid(&json!(["a", "b"])));
+    /// let either = ToolSchema::output(&json!({"anyOf": [{"type": "string"}, {"type": "integer"}]}))?;
+    /// assert!(either.is_valid(&json!(7)));
+    /// let record = ToolSchema::output(&json!({"properties": {"n": {"type": "integer"}}}))?;
+    /// assert_eq!(record.to_wire()["type"], "object");
+    /// assert!(!record.is_valid(&json!(7)));
+    ///
+    /// let err = ToolSchema::output(&json!(true)).unwrap_err();
+    /// assert_eq!(err.kind(), SchemaErrorKind::InvalidKeyword);
+    /// assert_eq!(err.location(), "");
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`InvalidKeyword`](SchemaErrorKind::InvalidKeyword) at the root when `schema` is
+    /// not a JSON object (`true` included); then those of [`ToolSchema::input`] that
+    /// come from compiling under the profile.
     pub fn output(schema: &Value) -> Result<ToolSchema, SchemaError> {
         Self::new(Role::Output, schema, &profile())
     }
 
     /// Compiles a tool schema for `role` with other options (start from [`profile`]).
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::{self, Role, ToolSchema};
+    /// let options = mcp::profile().with_format_assertion(true);
+    /// let schema = json!({"properties": {"email": {"type": "string", "format": "email"}}});
+    /// let tool = ToolSchema::new(Role::Input, &schema, &options)?;
+    /// assert!(tool.is_valid(&json!({"email": "ada@example.com"})));
+    /// assert!(!tool.is_valid(&json!({"email": "ada"})));
+    /// // Under the profile, `format` is an annotation.
+    /// assert!(ToolSchema::input(&schema)?.is_valid(&json!({"email": "ada"})));
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// Those of [`ToolSchema::input`] or [`ToolSchema::output`], by `role`, with the
+    /// errors of compiling under `options` ([`ValidationOptions::build`]) in place of
+    /// the profile's.
     pub fn new(
         role: Role,
         schema: &Value,
@@ -177,16 +321,33 @@ impl ToolSchema {
 
     /// `Ok(())` if `instance` (tool arguments, or `structuredContent`) conforms, else its
     /// first error.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::ToolSchema;
+    /// let tool = ToolSchema::input(&json!({"properties": {"units": {"enum": ["metric", "imperial"]}}}))?;
+    /// assert!(tool.validate(&json!({"units": "metric"})).is_ok());
+    /// let error = tool.validate(&json!({"units": "kelvin"})).unwrap_err();
+    /// assert_eq!(error.to_string(), r#"/units: expected one of "metric", "imperial", got "kelvin""#);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// When `instance` does not conform: its first error, as
+    /// [`Validator::validate`] returns it (a stop at the profile's
+    /// [`STEP_BUDGET`] or [`MAX_EVALUATION_DEPTH`] included).
     pub fn validate(&self, instance: &Value) -> Result<(), ValidationError> {
         self.validator.validate(instance)
     }
 
-    /// Whether `instance` conforms.
+    /// Whether `instance` conforms. See the example on [`ToolSchema`].
     pub fn is_valid(&self, instance: &Value) -> bool {
         self.validator.is_valid(instance)
     }
 
-    /// Every error of `instance`, one line each when displayed.
+    /// Every error of `instance`, one line each when displayed. See the example on
+    /// [`ToolSchema`].
     pub fn iter_errors<'a>(
         &'a self,
         instance: &'a Value,
@@ -226,17 +387,19 @@ impl ToolSchema {
     }
 
     /// The schema as `tools/list` should carry it: the root-type default applied and
-    /// `$schema` set to 2020-12 unless the author declared a dialect.
+    /// `$schema` set to 2020-12 unless the author declared a dialect. See the example on
+    /// [`ToolSchema`].
     pub fn to_wire(&self) -> &Value {
         &self.wire
     }
 
-    /// Which side of the tool this schema describes.
+    /// Which side of the tool this schema describes. See the example on [`ToolSchema`].
     pub fn role(&self) -> Role {
         self.role
     }
 
-    /// The underlying validator.
+    /// The underlying validator, compiled from the [wire form](ToolSchema::to_wire). See
+    /// the example on [`ToolSchema`].
     pub fn validator(&self) -> &Validator {
         &self.validator
     }

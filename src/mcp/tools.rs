@@ -4,7 +4,8 @@ use super::{profile, Role, ToolSchema};
 use crate::error::{SchemaError, SchemaErrorKind};
 use serde_json::Value;
 
-/// What [`check_tools_list`] found for one tool.
+/// What [`check_tools_list`] found for one tool. See the example on
+/// [`check_tools_list`].
 #[derive(Debug)]
 pub struct ToolReport {
     /// The tool's `name` (`"<unnamed #i>"` when missing).
@@ -16,12 +17,14 @@ pub struct ToolReport {
 }
 
 impl ToolReport {
-    /// Whether both schemas compiled.
+    /// Whether both schemas compiled (the output schema, when the tool declares one).
+    /// See the example on [`check_tools_list`].
     pub fn is_ok(&self) -> bool {
         self.input.is_ok() && self.output.as_ref().is_none_or(Result::is_ok)
     }
 
     /// The problems, one line each, prefixed with the tool and schema they belong to.
+    /// See the example on [`check_tools_list`].
     pub fn problems(&self) -> Vec<String> {
         let mut lines = Vec::new();
         if let Err(e) = &self.input {
@@ -40,12 +43,16 @@ impl ToolReport {
 ///
 /// ```
 /// use serde_json::json;
+/// use mcp_jsonschema::mcp::{check_tools_list, ToolReport};
 /// let result = json!({"tools": [
 ///     {"name": "ok", "inputSchema": {"type": "object"}},
 ///     {"name": "bad", "inputSchema": {"type": "object", "properties": {"n": {"$ref": "https://x/s.json"}}}}
 /// ]});
-/// let reports = mcp_jsonschema::mcp::check_tools_list(&result);
+/// let reports: Vec<ToolReport> = check_tools_list(&result);
+/// assert_eq!(reports[0].name, "ok");
 /// assert!(reports[0].is_ok());
+/// assert!(reports[0].output.is_none());
+/// assert!(reports[0].problems().is_empty());
 /// assert!(!reports[1].is_ok());
 /// assert!(reports[1].problems()[0].starts_with("bad: inputSchema: /properties/n/$ref: reference"));
 /// ```
