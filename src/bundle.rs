@@ -59,9 +59,11 @@ struct Reference {
 ///
 /// # Errors
 ///
-/// What compiling would report of a reference that cannot be resolved, or of a document
-/// in an unknown dialect; and a document whose `$id` could not be read beside a `$ref`
-/// at its root (drafts 4 to 7 ignore the siblings of `$ref`).
+/// What compiling would report of a reference that cannot be resolved
+/// ([`SchemaErrorKind::UnresolvableReference`]) or of a document in an unknown dialect
+/// ([`SchemaErrorKind::UnknownDialect`]); and an [`SchemaErrorKind::InvalidKeyword`] for a
+/// document to embed whose `$id` would not be read beside the `$ref` at its root (drafts
+/// 4 to 7 ignore the siblings of `$ref`).
 pub fn bundle(schema: &Value, options: &ValidationOptions) -> Result<Value, SchemaError> {
     Bundler::new(schema, options)?.write(false)
 }
@@ -268,7 +270,7 @@ impl<'a> Bundler<'a> {
         };
         if dialect.ref_overrides_siblings() && map.contains_key("$ref") {
             return Err(SchemaError::new(
-                SchemaErrorKind::UnresolvableReference,
+                SchemaErrorKind::InvalidKeyword,
                 &self.registry.location(doc, ""),
                 format!(
                     "cannot embed {uri}: its root has \"$ref\", beside which {} ignores \"{}\"",

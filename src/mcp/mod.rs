@@ -168,10 +168,12 @@ pub fn profile() -> ValidationOptions {
 ///
 /// # Errors
 ///
-/// A reference that cannot be resolved; a dynamic reference (`$dynamicRef`,
+/// What [`bundle`](crate::bundle()) reports; a
+/// [`SchemaErrorKind::ForbiddenReference`] for a dynamic reference (`$dynamicRef`,
 /// `$recursiveRef`) in a schema that spans resources, whose target a pointer cannot fix;
-/// a document in another dialect than the schema's; and whatever keeps the result from
-/// compiling under the profile (its bounds, draft 4).
+/// an [`SchemaErrorKind::UnknownDialect`] for a document in another dialect than the
+/// schema's; and whatever keeps the result from compiling under the profile (its bounds,
+/// [`SchemaErrorKind::LimitExceeded`]; draft 4, [`SchemaErrorKind::UnknownDialect`]).
 pub fn bundle(schema: &Value, options: &ValidationOptions) -> Result<Value, SchemaError> {
     let bundled = crate::bundle::bundle_same_document(schema, options)?;
     let mut profile = profile();
