@@ -96,8 +96,11 @@ fn problems(
                 entry.insert(validator)
             }
         };
-        let errors = crate::errors::listed(metaschema.iter_errors(schema));
-        found.extend(errors.into_iter().map(|e| Problem {
+        let listed = metaschema.iter_listed_errors(schema).collect::<Vec<_>>();
+        let lines = listed
+            .iter()
+            .flat_map(mcp_jsonschema::ValidationError::lines);
+        found.extend(lines.map(|(_, e)| Problem {
             pointer: e.instance_location().to_string(),
             message: e.message().to_string(),
         }));

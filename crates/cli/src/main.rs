@@ -34,7 +34,6 @@ macro_rules! tell {
 mod bowtie;
 mod check;
 mod client;
-mod errors;
 mod input;
 mod lint;
 mod locate;
