@@ -6,10 +6,10 @@
 //! nodes and turns them into [`Node::Switch`], which evaluates only the branches that can
 //! accept the instance's tag: those whose `const` / `enum` lists its value, minus those
 //! whose `not` / `enum` excludes it, and, for an object without the tag, those that do not
-//! require it. It only reads facts every passing instance must meet (through `$ref`,
-//! schema-object conjunctions, `properties`, `required`, and nested `anyOf` / `oneOf`
-//! whose every branch agrees), so skipping the other branches never changes a verdict:
-//! they would fail on the tag.
+//! require it. It only reads facts every passing instance must meet
+//! ([`crate::program::facts`]: through `$ref`, schema-object conjunctions, `properties`,
+//! `required`, and nested `anyOf` / `oneOf` whose every branch agrees), so skipping the
+//! other branches never changes a verdict: they would fail on the tag.
 //!
 //! A union whose branches accept values of distinct kinds (`anyOf: [X, {"type":
 //! "null"}]`, a string or an object) becomes [`Node::ByKind`]: the kind of the value
