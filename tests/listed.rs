@@ -9,7 +9,7 @@
 //! every branch's errors. A property test holds the listing to `iter_errors` on random
 //! instances.
 
-use mcp_jsonschema::mcp::{invalid_arguments_text, ToolSchema};
+use mcp_jsonschema::mcp::{invalid_arguments_text, Role, ToolSchema};
 use mcp_jsonschema::{ValidationError, ValidationErrorKind as Kind};
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -212,7 +212,17 @@ fn a_serde_tagged_enum_through_schemars() {
         "invalid arguments for tool \"draw\":\n\
          /shape/type: expected one of \"Circle\", \"Square\", got 3"
     );
-    // The circle's own error on a field, and an error outside the union beside it.
+    // Masked, the tag sent is not quoted; the tags, the schema's own, are.
+    let options = mcp_jsonschema::mcp::profile().with_masked_errors(true);
+    let masked = ToolSchema::new(Role::Input, &schema, &options).unwrap();
+    let wrong = json!({"shape": {"type": "s3cr3t"}});
+    let errors: Vec<ValidationError> = masked.iter_listed_errors(&wrong).collect();
+    assert_eq!(
+        invalid_arguments_text("draw", &errors),
+        "invalid arguments for tool \"draw\":\n\
+         /shape/type: expected one of \"Circle\", \"Square\", got string"
+    );
+    // The square's own error on a field.
     assert_eq!(
         answered(&schema, json!({"shape": {"type": "Square", "side": "2"}})),
         "invalid arguments for tool \"draw\":\n\
@@ -415,4 +425,39 @@ proptest! {
             }
         }
     }
+}
+
+/// Finding a union's tag is paid from the explanations' budget, which every explanation
+/// of a run shares: once the explanations of many failed shapes have spent it, a shape
+/// without its tag is listed as the union's bare summary, never wrongly and never not
+/// at all.
+#[test]
+fn a_tag_out_of_budget_leaves_the_summary() {
+    let mut schema = schemars();
+    schema["properties"] = json!({"shapes": {"type": "array", "items": {"$ref": "#/$defs/Shape"}}});
+    schema["required"] = json!([]);
+    let validator = mcp_jsonschema::Validator::new(&schema).unwrap();
+    let listed = |shapes: Vec<Value>| -> Vec<String> {
+        let instance = json!({ "shapes": shapes });
+        (validator.iter_listed_errors(&instance))
+            .map(|e| e.to_string())
+            .collect()
+    };
+    let untagged = json!({"radius": 2});
+    let tag_line = "missing required property \"type\": expected one of \"Circle\", \"Square\"";
+    assert_eq!(
+        listed(vec![json!({"type": "Circle"}), untagged.clone()])[1],
+        format!("/shapes/1: {tag_line}")
+    );
+    let mut shapes = vec![json!({"type": "Circle"}); 1000];
+    shapes.push(untagged);
+    let lines = listed(shapes);
+    assert_eq!(lines.len(), 1001);
+    assert_eq!(
+        lines[1000],
+        "/shapes/1000: {\"radius\":2} is not valid under any of the schemas in oneOf"
+    );
+    assert!(
+        lines[0].ends_with("the closest is #0\n  /shapes/0: missing required property \"radius\"")
+    );
 }

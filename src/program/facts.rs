@@ -23,16 +23,25 @@ pub(crate) const MAX_HOPS: u32 = 6;
 type Pin<'p> = (&'p str, bool, Vec<&'p str>);
 
 /// The pins of each `properties` table, read once: the branches of many `oneOf`s share
-/// their definitions (FHIR's resources sit under hundreds of them).
+/// their definitions (FHIR's resources sit under hundreds of them). And the nodes the
+/// reading may still visit: nested unions multiply the visits (each branch is read
+/// through every enclosing union's), which the interpreter's explanations pay for.
 pub(crate) struct PinCache<'p> {
     tables: Vec<Option<Rc<[Pin<'p>]>>>,
+    steps: u64,
 }
 
 impl<'p> PinCache<'p> {
-    /// An empty cache for `program`'s tables.
+    /// An empty cache for `program`'s tables, its reading unbounded.
     pub(crate) fn new(program: &Program) -> PinCache<'p> {
+        PinCache::bounded(program, u64::MAX)
+    }
+
+    /// An empty cache for `program`'s tables, which may visit `steps` nodes.
+    fn bounded(program: &Program, steps: u64) -> PinCache<'p> {
         PinCache {
             tables: vec![None; program.properties.len()],
+            steps,
         }
     }
 
@@ -116,9 +125,10 @@ fn collect<'p>(
     hops: u32,
     facts: &mut Facts<'p>,
 ) {
-    if hops == 0 {
+    if hops == 0 || pins.steps == 0 {
         return;
     }
+    pins.steps -= 1;
     let span = match program.nodes[node.index()] {
         Node::Any(span) | Node::One(span) => Some(span),
         Node::Switch(table) => Some(program.switches[table.index()].branches),
@@ -272,16 +282,22 @@ impl<'p> Tag<'p> {
     }
 }
 
-/// The tag of the union of `branches`, if it has one (see [`Tag`]). When several
-/// properties qualify, the one with the most values, then the first by name.
-pub(crate) fn tag(program: &Program, branches: Span) -> Option<Tag<'_>> {
-    let mut pins = PinCache::new(program);
+/// The tag of the union of `branches`, if it has one (see [`Tag`]), read within `steps`
+/// (node visits, and a sixteenth of a step per `properties` table for the cache), which
+/// it spends: `None` when they run out. When several properties qualify, the one with
+/// the most values, then the first by name.
+pub(crate) fn tag<'p>(program: &'p Program, branches: Span, steps: &mut u64) -> Option<Tag<'p>> {
+    let tables = program.properties.len() as u64 / 16;
+    *steps = steps.saturating_sub(tables);
+    let mut pins = PinCache::bounded(program, *steps);
     let edges = &program.edges[branches];
     let facts: Vec<(usize, Facts)> = (edges.iter().enumerate())
         .filter(|(_, branch)| program.admits[branch.index()].admits(TypeSet::OBJECT))
         .map(|(position, &branch)| (position, facts_of(program, &mut pins, branch, MAX_HOPS)))
         .collect();
-    let [(_, first), _, ..] = &facts[..] else {
+    *steps = pins.steps;
+    // Out of steps, some branch was read in part: its facts hold, but may be too few.
+    let ([(_, first), _, ..], 1..) = (&facts[..], pins.steps) else {
         return None;
     };
     let tagged = |property: &&str| {

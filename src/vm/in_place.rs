@@ -103,11 +103,16 @@ where
             return false;
         }
         let log = self.log.explained_ref();
-        let listing = log.is_some_and(|e| !e.every_branch);
+        let (listing, explaining) = (
+            log.is_some_and(|e| !e.every_branch),
+            log.is_some_and(|e| e.explaining),
+        );
         let mut positions = positions;
-        if let (true, Value::Object(map)) = (listing, instance) {
+        if let (true, Value::Object(map), Some(steps)) =
+            (listing, instance, self.explanation_steps())
+        {
             // Listed for a reader, a union told apart by a tag explains itself by it.
-            match tagged(program, span, map, &positions) {
+            match tagged(program, span, map, &positions, steps) {
                 Tagged::Selects(selected) => positions = selected,
                 Tagged::Untagged(tag) => return self.untagged(id, &tag, None),
                 Tagged::Unknown(tag, value) => return self.untagged(id, &tag, Some(value)),
@@ -119,7 +124,7 @@ where
         // (and, collecting every branch's errors, copies contexts once per level). Listed
         // for a reader, the closest branch's own unions are explained too, within the
         // explanations' budget.
-        let nested = log.is_some_and(|e| e.explaining) && !listing;
+        let nested = explaining && !listing;
         let explained = match nested {
             true => None,
             false => self.explain_branches(instance, branches, &positions),
@@ -439,14 +444,15 @@ enum Tagged<'p, 'i> {
 }
 
 /// What the tag of the union of `branches` says of `map`, which no branch at
-/// `positions` accepted.
+/// `positions` accepted; finding the tag spends `steps` (see [`facts::tag`]).
 fn tagged<'p, 'i>(
     program: &'p Program,
     branches: Span,
     map: &'i serde_json::Map<String, Value>,
     positions: &[usize],
+    steps: &mut u64,
 ) -> Tagged<'p, 'i> {
-    let Some(tag) = facts::tag(program, branches) else {
+    let Some(tag) = facts::tag(program, branches, steps) else {
         return Tagged::No;
     };
     let Some(value) = crate::json::object::get(map, tag.property) else {

@@ -481,12 +481,8 @@ where
     /// while an explanation runs) for an optional part of an error, a suggestion say:
     /// `false`, taking nothing, when it cannot cover it. Never stops the run.
     fn afford(&mut self, work: usize) -> bool {
-        let Some(log) = self.log.explained() else {
+        let Some(left) = self.explanation_steps() else {
             return false;
-        };
-        let left = match log.explaining {
-            true => &mut self.steps,
-            false => &mut log.explanation_steps,
         };
         match left.checked_sub(work as u64) {
             Some(rest) => {
@@ -495,6 +491,16 @@ where
             }
             None => false,
         }
+    }
+
+    /// The steps left to explanations (`EXPLANATION_STEPS`): while one runs, the run's
+    /// own (its budget is swapped for theirs); `None` in the fast mode.
+    fn explanation_steps(&mut self) -> Option<&mut u64> {
+        let log = self.log.explained()?;
+        Some(match log.explaining {
+            true => &mut self.steps,
+            false => &mut log.explanation_steps,
+        })
     }
 
     /// Evaluates node `id` against `instance`, within the budget: one step, then one
