@@ -162,12 +162,20 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        // The fast verdict first: collecting every error takes more steps than a verdict,
-        // so the budget alone could otherwise make the two disagree.
-        let errors = if self.is_valid(instance) {
-            vm::Errors::new()
-        } else {
-            vm::all_errors(&self.program, instance, self.limits)
+        self.errors_of(instance, vm::all_errors)
+    }
+
+    /// The errors `collect` finds in `instance`, once the fast verdict said it does not
+    /// conform: collecting errors takes more steps than a verdict, so the budget alone
+    /// could otherwise make the two disagree.
+    fn errors_of(
+        &self,
+        instance: &Value,
+        collect: fn(&Program, &Value, Limits) -> vm::Errors,
+    ) -> impl Iterator<Item = ValidationError> {
+        let errors = match self.is_valid(instance) {
+            true => vm::Errors::new(),
+            false => collect(&self.program, instance, self.limits),
         };
         errors.into_iter()
     }
@@ -211,13 +219,7 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        // The fast verdict first, as `iter_errors` takes it.
-        let errors = if self.is_valid(instance) {
-            vm::Errors::new()
-        } else {
-            vm::listed_errors(&self.program, instance, self.limits)
-        };
-        errors.into_iter()
+        self.errors_of(instance, vm::listed_errors)
     }
 
     /// Approximate heap bytes held by the compiled schema, the annotating program of
