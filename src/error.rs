@@ -768,21 +768,53 @@ impl ValidationError {
         MaskedError { error: self }
     }
 
-    /// Writes `location: message`, then each context error on a line of its own,
-    /// indented by `indent` more spaces per level; with `masked`, each message masked.
-    fn write_lines(&self, f: &mut fmt::Formatter<'_>, indent: usize, masked: bool) -> fmt::Result {
-        let at = match self.instance_location() {
-            "" => "(root)",
-            at => at,
-        };
-        write!(f, "{at}: ")?;
-        match masked {
-            true => self.quotation.write_masked(self.message(), f)?,
-            false => f.write_str(self.message())?,
-        }
-        for error in self.context() {
-            write!(f, "\n{:1$}", "", indent + 2)?;
-            error.write_lines(f, indent + 2, masked)?;
+    /// This error, then each error of its [`context`](ValidationError::context) followed
+    /// by its own, depth first, each with its depth (0 for this one): the lines its
+    /// [`Display`](fmt::Display) writes, one `location: message` each, indented two
+    /// spaces per level. For output that puts each problem on a line of its own.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let v = mcp_jsonschema::Validator::new(&json!({"anyOf": [
+    ///     {"required": ["id"]}, {"properties": {"name": {"type": "string"}}, "required": ["name"]}
+    /// ]}))?;
+    /// let error = v.validate(&json!({"name": 7})).unwrap_err();
+    /// let lines: Vec<String> = error
+    ///     .lines()
+    ///     .map(|(depth, e)| format!("{depth} {}: {}", e.instance_location(), e.message()))
+    ///     .collect();
+    /// assert_eq!(lines, [
+    ///     "0 : {\"name\":7} is not valid under any of the schemas in anyOf; the closest is #1",
+    ///     "1 /name: expected string, got integer 7",
+    /// ]);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn lines(&self) -> impl Iterator<Item = (usize, &ValidationError)> {
+        let mut pending = vec![(0, self)];
+        std::iter::from_fn(move || {
+            let (depth, error) = pending.pop()?;
+            let context = error.context().iter().rev();
+            pending.extend(context.map(|e| (depth + 1, e)));
+            Some((depth, error))
+        })
+    }
+
+    /// Writes [`ValidationError::lines`], each `location: message` on a line of its own;
+    /// with `masked`, each message masked.
+    fn write_lines(&self, f: &mut fmt::Formatter<'_>, masked: bool) -> fmt::Result {
+        for (depth, error) in self.lines() {
+            if depth > 0 {
+                write!(f, "\n{:1$}", "", 2 * depth)?;
+            }
+            let at = match error.instance_location() {
+                "" => "(root)",
+                at => at,
+            };
+            write!(f, "{at}: ")?;
+            match masked {
+                true => error.quotation.write_masked(error.message(), f)?,
+                false => f.write_str(error.message())?,
+            }
         }
         Ok(())
     }
@@ -851,7 +883,7 @@ impl<'e> MaskedError<'e> {
 
 impl fmt::Display for MaskedError<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.error.write_lines(f, 0, true)
+        self.error.write_lines(f, true)
     }
 }
 
@@ -875,7 +907,7 @@ fn offset(len: usize) -> u32 {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.write_lines(f, 0, false)
+        self.write_lines(f, false)
     }
 }
 

@@ -15,7 +15,7 @@
 //! known is left for the compiler to report as an unknown dialect.
 
 use crate::dialect::{self, Draft};
-use crate::error::{SchemaError, SchemaErrorKind};
+use crate::error::{SchemaError, SchemaErrorKind, ValidationError};
 use crate::options::ValidationOptions;
 use crate::program::Program;
 use crate::uri;
@@ -281,7 +281,11 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
     if vm::is_valid(metaschema, schema, limits) {
         return Ok(());
     }
-    let problems = vm::listed_errors(metaschema, schema, limits);
+    let listed = vm::listed_errors(metaschema, schema, limits);
+    // One line each: a failed union's closest branch is listed after it.
+    let problems: Vec<&ValidationError> = (listed.iter())
+        .flat_map(|error| error.lines().map(|(_, line)| line))
+        .collect();
     let location = problems
         .first()
         .map(|p| p.instance_location().to_string())
@@ -291,7 +295,6 @@ fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), Schema
         if i > 0 {
             message.push_str("; ");
         }
-        // One line each: a failed union's closest branch is listed after it.
         let at = match problem.instance_location() {
             "" => "(root)",
             at => at,

@@ -281,14 +281,64 @@ impl Validator {
         &'a self,
         instance: &'a Value,
     ) -> impl Iterator<Item = ValidationError> + 'a {
-        // The fast verdict first: collecting every error takes more steps than a verdict,
-        // so the budget alone could otherwise make the two disagree.
-        let errors = if self.is_valid(instance) {
-            vm::Errors::new()
-        } else {
-            vm::all_errors(&self.program, instance, self.limits)
+        self.errors_of(instance, vm::all_errors)
+    }
+
+    /// The errors `collect` finds in `instance`, once the fast verdict said it does not
+    /// conform: collecting errors takes more steps than a verdict, so the budget alone
+    /// could otherwise make the two disagree.
+    fn errors_of(
+        &self,
+        instance: &Value,
+        collect: fn(&Program, &Value, Limits) -> vm::Errors,
+    ) -> impl Iterator<Item = ValidationError> {
+        let errors = match self.is_valid(instance) {
+            true => vm::Errors::new(),
+            false => collect(&self.program, instance, self.limits),
         };
         errors.into_iter()
+    }
+
+    /// The errors of `instance` to show a model or a person, each problem once; empty
+    /// when it conforms. Where [`iter_errors`](Validator::iter_errors) follows a failed
+    /// `anyOf` / `oneOf` with every branch's errors, here it carries only those of its
+    /// closest branch, as its [`context`](ValidationError::context) (a branch a `const` /
+    /// `enum` tag rules out is never the closest, and the branch's own failed unions are
+    /// explained alike), so displaying each error writes every line once. A union whose
+    /// branches are told apart by a tag (a property each branch requires and pins to
+    /// strings: serde's, pydantic's and zod's tagged unions) is one error when an object
+    /// lacks the tag or has one no branch takes, naming the tags.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let shape = mcp_jsonschema::Validator::new(&json!({"oneOf": [
+    ///     {"properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+    ///      "required": ["kind", "radius"]},
+    ///     {"properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+    ///      "required": ["kind", "side"]}
+    /// ]}))?;
+    /// let listed = |instance| -> Vec<String> {
+    ///     shape.iter_listed_errors(&instance).map(|e| e.to_string()).collect()
+    /// };
+    /// assert_eq!(listed(json!({"kind": "circle"})), [
+    ///     "(root): {\"kind\":\"circle\"} is not valid under any of the schemas in oneOf; \
+    ///      the closest is #0\n  (root): missing required property \"radius\"",
+    /// ]);
+    /// assert_eq!(listed(json!({"radius": 1})), [
+    ///     r#"(root): missing required property "kind": expected one of "circle", "square""#,
+    /// ]);
+    /// assert_eq!(listed(json!({"kind": "oval"})), [
+    ///     r#"/kind: expected one of "circle", "square", got "oval""#,
+    /// ]);
+    /// // `iter_errors` gives the summary, then every branch's errors.
+    /// assert_eq!(shape.iter_errors(&json!({"kind": "circle"})).count(), 4);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    pub fn iter_listed_errors<'a>(
+        &'a self,
+        instance: &'a Value,
+    ) -> impl Iterator<Item = ValidationError> + 'a {
+        self.errors_of(instance, vm::listed_errors)
     }
 
     /// Approximate heap bytes held by the compiled schema, the annotating program of

@@ -753,7 +753,8 @@ impl Guard {
                 if schema.is_valid(arguments) {
                     (Verdict::Passed, Vec::new(), None)
                 } else {
-                    let errors: Vec<ValidationError> = schema.iter_errors(arguments).collect();
+                    let errors: Vec<ValidationError> =
+                        schema.iter_listed_errors(arguments).collect();
                     let text = super::invalid_arguments_text(name, &errors);
                     (Verdict::Rejected, self.render(&errors), Some(text))
                 }
@@ -961,7 +962,7 @@ impl Guard {
             }
             Some(structured) if schema.is_valid(structured) => (Vec::new(), Vec::new()),
             Some(structured) => {
-                let errors: Vec<ValidationError> = schema.iter_errors(structured).collect();
+                let errors: Vec<ValidationError> = schema.iter_listed_errors(structured).collect();
                 let plain = errors.iter().map(ToString::to_string).collect();
                 (plain, self.render(&errors))
             }

@@ -357,10 +357,22 @@ impl ToolSchema {
         self.validator.iter_errors(instance)
     }
 
-    /// Every error of tool arguments held as a map, the way SDKs keep them (rmcp's
-    /// `Option<JsonObject>`), without copying them: the map is moved into a `Value` for
-    /// the check and moved back, so `arguments` is unchanged when this returns. Missing
-    /// arguments (`None`) are validated as `{}`, as MCP says, and stay `None`.
+    /// The errors of `instance` to show a model or a person, each problem once, as
+    /// [`Validator::iter_listed_errors`] gives them: what [`invalid_arguments_text`]
+    /// takes.
+    pub fn iter_listed_errors<'a>(
+        &'a self,
+        instance: &'a Value,
+    ) -> impl Iterator<Item = ValidationError> + 'a {
+        self.validator.iter_listed_errors(instance)
+    }
+
+    /// The errors to answer a tool call with, for arguments held as a map, the way SDKs
+    /// keep them (rmcp's `Option<JsonObject>`): those of
+    /// [`iter_listed_errors`](ToolSchema::iter_listed_errors), each problem once. The
+    /// map is not copied: it is moved into a `Value` for the check and moved back, so
+    /// `arguments` is unchanged when this returns. Missing arguments (`None`) are
+    /// validated as `{}`, as MCP says, and stay `None`.
     ///
     /// ```
     /// use serde_json::{json, Map, Value};
@@ -381,7 +393,7 @@ impl ToolSchema {
     ) -> Vec<ValidationError> {
         let given = arguments.is_some();
         let value = Value::Object(arguments.take().unwrap_or_default());
-        let errors = self.iter_errors(&value).collect();
+        let errors = self.iter_listed_errors(&value).collect();
         if let (Value::Object(map), true) = (value, given) {
             *arguments = Some(map);
         }
@@ -422,18 +434,38 @@ impl ToolSchema {
 }
 
 /// The text a tool error carries back to the model when a call's arguments do not
-/// conform: the tool, then one line per error (each with its hint for the slips models
-/// make), as the rmcp integration and the [`Guard`] answer such calls.
+/// conform: the tool, then each of `errors` (those of
+/// [`ToolSchema::iter_listed_errors`], or of [`ToolSchema::arguments_errors`]) as it
+/// displays, each with its hint for the slips models make, as the rmcp integration and
+/// the [`Guard`] answer such calls. A failed `anyOf` / `oneOf` is its summary, then its
+/// closest branch's errors, indented; an object without the tag of a tagged union, one
+/// line naming the tags.
 ///
 /// ```
 /// use serde_json::json;
 /// use mcp_jsonschema::mcp::{invalid_arguments_text, ToolSchema};
 /// let tool = ToolSchema::input(&json!({"properties": {"days": {"type": "integer"}}}))?;
-/// let errors: Vec<_> = tool.iter_errors(&json!({"days": "3"})).collect();
+/// let errors: Vec<_> = tool.iter_listed_errors(&json!({"days": "3"})).collect();
 /// assert_eq!(
 ///     invalid_arguments_text("forecast", &errors),
 ///     "invalid arguments for tool \"forecast\":\n\
 ///      /days: expected integer, got string \"3\"; send the number itself, not a JSON-encoded string"
+/// );
+///
+/// let draw = ToolSchema::input(&json!({
+///     "properties": {"shape": {"oneOf": [
+///         {"properties": {"kind": {"const": "circle"}, "radius": {"type": "number"}},
+///          "required": ["kind", "radius"]},
+///         {"properties": {"kind": {"const": "square"}, "side": {"type": "number"}},
+///          "required": ["kind", "side"]}
+///     ]}},
+///     "required": ["shape"]
+/// }))?;
+/// let errors: Vec<_> = draw.iter_listed_errors(&json!({"shape": {"side": 2}})).collect();
+/// assert_eq!(
+///     invalid_arguments_text("draw", &errors),
+///     "invalid arguments for tool \"draw\":\n\
+///      /shape: missing required property \"kind\": expected one of \"circle\", \"square\""
 /// );
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
 /// ```

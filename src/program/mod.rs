@@ -10,6 +10,7 @@
 //! Invariants every table relies on: each id stored anywhere in the program is below the
 //! length of the table it names, and [`Program::locations`] has one entry per node.
 
+pub(crate) mod facts;
 mod locations;
 
 pub(crate) use locations::{Locations, Place};

@@ -4,11 +4,12 @@
 //! survive: a failing branch's are dropped, as JSON Schema drops annotations of failed
 //! subschemas.
 
-use super::{Journal, Logged, Mode, Step, Vm};
-use crate::error::{ValidationError, ValidationErrorKind as Kind};
+use super::{leaf, Journal, Logged, Mode, Step, Vm};
+use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
-use crate::program::Node;
+use crate::program::facts::{self, Tag};
+use crate::program::{Node, Program};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -101,9 +102,29 @@ where
             self.reject(id, Node::Type(types), instance);
             return false;
         }
+        let log = self.log.explained_ref();
+        let (listing, explaining) = (
+            log.is_some_and(|e| !e.every_branch),
+            log.is_some_and(|e| e.explaining),
+        );
+        let mut positions = positions;
+        if let (true, Value::Object(map), Some(steps)) =
+            (listing, instance, self.explanation_steps())
+        {
+            // Listed for a reader, a union told apart by a tag explains itself by it.
+            match tagged(program, span, map, &positions, steps) {
+                Tagged::Selects(selected) => positions = selected,
+                Tagged::Untagged(tag) => return self.untagged(id, &tag, None),
+                Tagged::Unknown(tag, value) => return self.untagged(id, &tag, Some(value)),
+                Tagged::No => {}
+            }
+        }
         // Inside another union's explanation, a union is summed up without one of its
-        // own: explaining every level again multiplies the work by the nesting depth.
-        let nested = self.log.explained_ref().is_some_and(|e| e.explaining);
+        // own: explaining every level again multiplies the work by the nesting depth
+        // (and, collecting every branch's errors, copies contexts once per level). Listed
+        // for a reader, the closest branch's own unions are explained too, within the
+        // explanations' budget.
+        let nested = explaining && !listing;
         let explained = match nested {
             true => None,
             false => self.explain_branches(instance, branches, &positions),
@@ -161,13 +182,16 @@ where
         if self.stopped.is_some() {
             return None;
         }
-        // Never nested: a union failing inside an explanation is not explained again
-        // (see `no_branch_passed`), so this swaps the run's budget for the
-        // explanations' and back.
+        // The outermost explanation swaps the run's budget for the explanations' and
+        // back; one nested in it (listing for a reader, see `no_branch_passed`) goes on
+        // with the budget in use.
         let log = self.log.explained()?;
         let exhaustive = std::mem::replace(&mut log.exhaustive, true);
-        log.explaining = true;
-        let steps = std::mem::replace(&mut self.steps, log.explanation_steps);
+        let outer = !std::mem::replace(&mut log.explaining, true);
+        let steps = match outer {
+            true => std::mem::replace(&mut self.steps, log.explanation_steps),
+            false => self.steps,
+        };
         let tracking = std::mem::replace(&mut self.tracking, false);
         let marks = self.marks_len();
         let mut explained = Vec::with_capacity(positions.len());
@@ -184,9 +208,11 @@ where
         self.truncate_marks(marks);
         let log = self.log.explained()?;
         log.exhaustive = exhaustive;
-        log.explaining = false;
-        log.explanation_steps = self.steps;
-        self.steps = steps;
+        log.explaining = !outer;
+        if outer {
+            log.explanation_steps = self.steps;
+            self.steps = steps;
+        }
         if self.stopped.take().is_some() {
             log.stop_error = None;
             return None;
@@ -210,6 +236,39 @@ where
                 " is valid under more than one of the schemas in oneOf (#{first} and #{second})"
             );
         })
+    }
+
+    /// Records that `instance`, an object, lacks the property `tag` tells a union's
+    /// branches apart by (`found` is `None`), or has one no branch takes (`found`): one
+    /// error naming the values the branches take, where a listing of every branch's
+    /// errors would say the same thing once per branch.
+    #[cold]
+    fn untagged(&mut self, id: NodeId, tag: &Tag<'_>, found: Option<&Value>) -> bool {
+        let options: Vec<Value> = tag.values().into_iter().map(Value::from).collect();
+        let before = self.located();
+        let details = match found {
+            None => {
+                self.fail(id, Kind::Required, |out| {
+                    out.push_str("missing required property ");
+                    out.name(tag.property);
+                    out.push_str(": ");
+                    leaf::one_of(out, &options);
+                });
+                ErrorDetails::Required {
+                    missing: tag.property.to_string(),
+                    because: None,
+                }
+            }
+            Some(value) => {
+                self.fail(id, Kind::Enum, |out| leaf::not_one_of(out, &options, value));
+                self.locate(before, Step::Key(tag.property));
+                ErrorDetails::Enum { options }
+            }
+        };
+        if let Some(error) = (self.log.explained()).and_then(|log| log.errors.last_mut()) {
+            error.set_details(details);
+        }
+        false
     }
 
     /// A discriminated `anyOf` / `oneOf` (see [`crate::program::Switch`]): against an
@@ -369,6 +428,45 @@ where
             }
         }
         ok
+    }
+}
+
+/// What the tag of a union (see [`Tag`]) says of an object it rejected.
+enum Tagged<'p, 'i> {
+    /// The union has no tag.
+    No,
+    /// The object lacks the tag.
+    Untagged(Tag<'p>),
+    /// The object's tag is a value no branch takes.
+    Unknown(Tag<'p>, &'i Value),
+    /// The positions, among `positions`, of the branches that take the object's tag.
+    Selects(SmallVec<[usize; 8]>),
+}
+
+/// What the tag of the union of `branches` says of `map`, which no branch at
+/// `positions` accepted; finding the tag spends `steps` (see [`facts::tag`]).
+fn tagged<'p, 'i>(
+    program: &'p Program,
+    branches: Span,
+    map: &'i serde_json::Map<String, Value>,
+    positions: &[usize],
+    steps: &mut u64,
+) -> Tagged<'p, 'i> {
+    let Some(tag) = facts::tag(program, branches, steps) else {
+        return Tagged::No;
+    };
+    let Some(value) = crate::json::object::get(map, tag.property) else {
+        return Tagged::Untagged(tag);
+    };
+    let selected: SmallVec<[usize; 8]> = match value.as_str() {
+        Some(text) => (positions.iter().copied())
+            .filter(|&position| tag.selects(position, text))
+            .collect(),
+        None => SmallVec::new(),
+    };
+    match selected.is_empty() {
+        true => Tagged::Unknown(tag, value),
+        false => Tagged::Selects(selected),
     }
 }
 

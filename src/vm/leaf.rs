@@ -921,7 +921,14 @@ pub(super) fn explain(
 }
 
 /// "expected one of A, B, got C".
-fn not_one_of(out: &mut Message, options: &[Value], value: &Value) {
+pub(super) fn not_one_of(out: &mut Message, options: &[Value], value: &Value) {
+    one_of(out, options);
+    out.push_str(", got ");
+    out.value(value);
+}
+
+/// "expected one of A, B".
+pub(super) fn one_of(out: &mut Message, options: &[Value]) {
     out.push_str("expected one of ");
     for (i, option) in options.iter().enumerate() {
         if i > 0 {
@@ -929,8 +936,6 @@ fn not_one_of(out: &mut Message, options: &[Value], value: &Value) {
         }
         out.operand(option);
     }
-    out.push_str(", got ");
-    out.value(value);
 }
 
 fn len(value: &Value) -> usize {

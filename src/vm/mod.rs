@@ -146,20 +146,17 @@ pub(crate) fn annotate(
     (valid, errors, annotations)
 }
 
-/// Every error of an instance that [`is_valid`] rejected, as [`all_errors`] finds them,
-/// but a failed `anyOf` / `oneOf` followed by its closest branch's errors only (its
-/// context): one line per problem, for messages that list them.
+/// The errors of an instance that [`is_valid`] rejected that a reader needs, each once:
+/// those [`all_errors`] finds, but a failed `anyOf` / `oneOf` carries only its closest
+/// branch's errors, as its context (the branch's own failed unions explained alike, within
+/// the explanations' budget), and none of its branches' follow it; and a failed union told
+/// apart by a tag (see `program::facts::tag`) is one error when an object lacks the tag
+/// or has one no branch takes. Never empty, as [`all_errors`].
 pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits) -> Errors {
     let mut vm = Vm::<true>::new(program, limits);
     vm.log.every_branch = false;
     vm.eval(program.root, instance);
-    let mut listed = Errors::new();
-    for error in vm.into_errors() {
-        let context = error.context().to_vec();
-        listed.push(error);
-        listed.extend(context);
-    }
-    listed
+    vm.into_errors()
 }
 
 /// Bytes reserved for an error message beside its locations: most fit, so writing one
@@ -484,12 +481,8 @@ where
     /// while an explanation runs) for an optional part of an error, a suggestion say:
     /// `false`, taking nothing, when it cannot cover it. Never stops the run.
     fn afford(&mut self, work: usize) -> bool {
-        let Some(log) = self.log.explained() else {
+        let Some(left) = self.explanation_steps() else {
             return false;
-        };
-        let left = match log.explaining {
-            true => &mut self.steps,
-            false => &mut log.explanation_steps,
         };
         match left.checked_sub(work as u64) {
             Some(rest) => {
@@ -498,6 +491,16 @@ where
             }
             None => false,
         }
+    }
+
+    /// The steps left to explanations (`EXPLANATION_STEPS`): while one runs, the run's
+    /// own (its budget is swapped for theirs); `None` in the fast mode.
+    fn explanation_steps(&mut self) -> Option<&mut u64> {
+        let log = self.log.explained()?;
+        Some(match log.explaining {
+            true => &mut self.steps,
+            false => &mut log.explanation_steps,
+        })
     }
 
     /// Evaluates node `id` against `instance`, within the budget: one step, then one

@@ -75,8 +75,13 @@ fn problems(args: &Args, path: &str, schema: &Value) -> Result<Vec<Problem>, Fai
         .ok()
         .map(|d| d.unwrap_or(args.draft.or_default()));
     if let Some(draft) = draft {
-        let errors = meta::metaschema(draft).iter_errors(schema);
-        found.extend(crate::errors::listed(errors).into_iter().map(|e| Problem {
+        let listed = meta::metaschema(draft)
+            .iter_listed_errors(schema)
+            .collect::<Vec<_>>();
+        let lines = listed
+            .iter()
+            .flat_map(mcp_jsonschema::ValidationError::lines);
+        found.extend(lines.map(|(_, e)| Problem {
             pointer: e.instance_location().to_string(),
             message: e.message().to_string(),
         }));

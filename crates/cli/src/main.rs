@@ -41,7 +41,6 @@ mod bowtie;
 mod bundle;
 mod check;
 mod client;
-mod errors;
 mod input;
 mod lint;
 mod locate;

@@ -289,7 +289,13 @@ fn write_errors(
     instance: &Instance<'_>,
     compiled: &Validator,
 ) -> std::io::Result<()> {
-    for error in crate::errors::listed(compiled.iter_errors(&instance.value)) {
+    let listed = compiled
+        .iter_listed_errors(&instance.value)
+        .collect::<Vec<_>>();
+    for (_, error) in listed
+        .iter()
+        .flat_map(mcp_jsonschema::ValidationError::lines)
+    {
         let pointer = error.instance_location();
         let line = match instance.place {
             Place::Document(text) => line_of(text, pointer).unwrap_or(1),

@@ -54,6 +54,46 @@ fn validate_prints_each_error_with_its_file_line_and_pointer() {
     assert!(run.stderr.starts_with("2 valid, 0 invalid ("), "{run:?}");
 }
 
+/// A zod discriminated union (zod-to-json-schema): a failed union is its summary and its
+/// closest branch's errors, each once; a missing or wrong tag one line naming the tags.
+#[test]
+fn validate_lists_a_tagged_union_once() {
+    let variant = |tag: &str, field: &str| {
+        serde_json::json!({
+            "type": "object",
+            "properties": {"kind": {"type": "string", "const": tag}, field: {"type": "number"}},
+            "required": ["kind", field],
+            "additionalProperties": false
+        })
+    };
+    let schema = serde_json::json!({"type": "object", "properties": {"shape": {"anyOf": [
+        variant("circle", "radius"), variant("square", "side")
+    ]}}});
+    let dir = dir_with(
+        "validate_union",
+        &[
+            ("s.json", &schema.to_string()),
+            ("a.json", r#"{"shape": {"kind": "circle"}}"#),
+            ("b.json", "{\"shape\":\n {\"side\": 1}}"),
+            ("c.json", r#"{"shape": {"kind": "oval"}}"#),
+        ],
+    );
+    let run = run_in(
+        &dir,
+        &["validate", "s.json", "a.json", "b.json", "c.json"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "a.json:1 /shape: {\"kind\":\"circle\"} is not valid under any of the schemas in anyOf; \
+         the closest is #0\n\
+         a.json:1 /shape: missing required property \"radius\"\n\
+         b.json:2 /shape: missing required property \"kind\": expected one of \"circle\", \"square\"\n\
+         c.json:1 /shape/kind: expected one of \"circle\", \"square\", got \"oval\"\n"
+    );
+}
+
 #[test]
 fn validate_reads_json_lines_and_standard_input() {
     let dir = dir_with("validate_jsonl", &[("s.json", WEATHER)]);

@@ -239,7 +239,7 @@ where
             return Ok(());
         };
         if let (Some(output), false) = (&checked.output, result.is_error == Some(true)) {
-            let errors: Vec<ValidationError> = output.iter_errors(structured).collect();
+            let errors: Vec<ValidationError> = output.iter_listed_errors(structured).collect();
             if !errors.is_empty() {
                 let problems: Vec<String> = match self.output_policy {
                     OutputPolicy::LogAndPass => (errors.iter())

@@ -1,8 +1,9 @@
 //! A real rmcp server and a real rmcp client, connected in process over
 //! `tokio::io::duplex`, with tools defined by rmcp's own macros and schemars types: valid
-//! calls reach the tool, invalid ones come back as tool errors with one line per error, a
-//! wrong structured result is caught on both sides (or logged, masked by default), and
-//! every schema rmcp generates compiles under the MCP profile.
+//! calls reach the tool, invalid ones come back as tool errors with one line per error
+//! (a serde tagged enum's failure as the model should read it), a wrong structured result
+//! is caught on both sides (or logged, masked by default), and every schema rmcp
+//! generates compiles under the MCP profile.
 
 use mcp_jsonschema_rmcp::mcp_jsonschema::mcp::{Role, SchemaCache};
 use mcp_jsonschema_rmcp::{
@@ -128,6 +129,44 @@ impl Weather {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for Weather {}
 
+/// A serde internally tagged enum, as schemars derives its schema (`oneOf` of objects,
+/// the tag a required `const`).
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+enum Shape {
+    Circle { radius: f64 },
+    Square { side: f64 },
+}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+struct DrawRequest {
+    shape: Shape,
+}
+
+#[derive(Clone)]
+struct Shapes {
+    tool_router: ValidatedRouter<Self>,
+}
+
+#[tool_router]
+impl Shapes {
+    fn new() -> Self {
+        let router = ValidatedRouter::new(Self::tool_router()).expect("every schema compiles");
+        Shapes {
+            tool_router: router,
+        }
+    }
+
+    /// Draws a shape.
+    #[tool(name = "draw")]
+    async fn draw(&self, Parameters(request): Parameters<DrawRequest>) -> String {
+        format!("{:?}", request.shape)
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for Shapes {}
+
 /// The protocol before SEP-2106, where rmcp leaves non-object output schemas out of
 /// `tools/list` and moves such results into `content[0]`; and the one with it.
 const LEGACY: ProtocolVersion = ProtocolVersion::V_2025_11_25;
@@ -136,7 +175,10 @@ const SEP_2106: ProtocolVersion = ProtocolVersion::V_2026_07_28;
 /// A client connected to `server` (running in a task) on `version`, agreed up front as
 /// rmcp's own tests do (2026-07-28 has no `initialize` handshake).
 /// (rmcp's `ClientConfig` is itself a client handler.)
-fn connect(server: Weather, version: ProtocolVersion) -> RunningService<RoleClient, ClientConfig> {
+fn connect(
+    server: impl ServerHandler,
+    version: ProtocolVersion,
+) -> RunningService<RoleClient, ClientConfig> {
     let (server_transport, client_transport) = tokio::io::duplex(64 * 1024);
     let mut client_info = ClientConfig::default();
     client_info.protocol_version = version.clone();
@@ -236,6 +278,39 @@ async fn valid_calls_reach_the_tool_and_invalid_ones_come_back_as_tool_errors() 
     assert!(
         text.contains("/children/0/name: expected string, got integer 7"),
         "{text}"
+    );
+    client.cancel().await.expect("the client closes");
+}
+
+/// The case that showed the gap: a circle sent without its radius was told the circle's
+/// error twice and the square's errors beside it; now once, as serde's one line would.
+#[tokio::test]
+async fn a_tagged_enum_is_told_once_and_by_its_tag() {
+    let client = connect(Shapes::new(), SEP_2106);
+    let draw = |shape: Value| {
+        CallToolRequestParams::new("draw").with_arguments(arguments(json!({"shape": shape})))
+    };
+    let result = (client
+        .call_tool(draw(json!({"type": "Circle", "radius": 1.5})))
+        .await)
+        .expect("the call succeeds");
+    assert_eq!(text_of(&result), "Circle { radius: 1.5 }");
+    assert_eq!(
+        tool_error(&client, draw(json!({"type": "Circle"}))).await,
+        "invalid arguments for tool \"draw\":\n\
+         /shape: {\"type\":\"Circle\"} is not valid under any of the schemas in oneOf; \
+         the closest is #0\n  \
+         /shape: missing required property \"radius\""
+    );
+    assert_eq!(
+        tool_error(&client, draw(json!({"radius": 1.5}))).await,
+        "invalid arguments for tool \"draw\":\n\
+         /shape: missing required property \"type\": expected one of \"Circle\", \"Square\""
+    );
+    assert_eq!(
+        tool_error(&client, draw(json!({"type": "circle", "radius": 1.5}))).await,
+        "invalid arguments for tool \"draw\":\n\
+         /shape/type: expected one of \"Circle\", \"Square\", got \"circle\""
     );
     client.cancel().await.expect("the client closes");
 }
