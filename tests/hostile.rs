@@ -200,6 +200,7 @@ const CASES: &[Case] = &[
     case("anyOf-fan-out-10k", any_of_fan_out),
     case("anyOf-oneOf-recursion", any_of_recursion).output(),
     case("oneOf-all-pass", one_of_all_pass),
+    case("oneOf-nested-planning", one_of_nested_planning),
     case("multipleOf-ratios", multiple_of_ratios),
     case("if-then-else-chains", if_then_else),
     case("dependentSchemas-10k", dependent_schemas),
@@ -759,6 +760,36 @@ fn one_of_all_pass(size: Size) -> Built {
         vec![
             probe("one item", args(json!([item])), Verdict::Valid),
             probe("80k items", copies(items, item.clone()), many),
+        ],
+    )
+}
+
+/// Eight levels of `oneOf`s whose branches all refer to the next level: the compiler's
+/// reading of which branch takes which tag multiplies by the width at each level (20^8
+/// reads), unless bounded. Validating through the unions is as costly (each level tries
+/// every branch): the budget stops it, never with a pass.
+fn one_of_nested_planning(size: Size) -> Built {
+    let width = size.pick(6, 20);
+    let mut defs = Map::new();
+    for level in 0..8 {
+        let next = json!({"$ref": format!("#/$defs/l{}", level + 1)});
+        defs.insert(format!("l{level}"), json!({"oneOf": repeated(width, next)}));
+    }
+    defs.insert(
+        "l8".into(),
+        json!({"type": "object", "properties": {"kind": {"const": "x"}}, "required": ["kind"]}),
+    );
+    let schema = json!({"type": "object", "$defs": defs, "properties": {"v": {"$ref": "#/$defs/l8"}, "w": {"$ref": "#/$defs/l0"}}});
+    compiles(
+        schema,
+        vec![
+            probe("the leaf alone", args(json!({"kind": "x"})), Verdict::Valid),
+            probe(
+                "through the unions",
+                json!({"w": {"kind": "x"}}),
+                Verdict::Fails(Kind::BudgetExhausted),
+            ),
+            probe("no tag", json!({"w": {}}), Verdict::Fails(Kind::BudgetExhausted)),
         ],
     )
 }

@@ -28,13 +28,22 @@ use smallvec::SmallVec;
 /// Fewer branches than this are cheap enough to try one by one.
 const MIN_BRANCHES: u32 = 4;
 
+/// Nodes the planning of one compile's switches may read, shared by every union of the
+/// schema. Nested unions multiply the reading (each branch is read through every
+/// enclosing union's): eight levels of unions whose 20 branches each refer to the next
+/// level took minutes to plan; within this limit, about 35 ms (`tests/hostile.rs`,
+/// `oneOf-nested-planning`). Past it the facts read are fewer, never wrong: a union
+/// planned on fewer facts tries more branches, or stays a plain union. The benchmark
+/// schemas read at most 584.
+const PLANNING_STEPS: u64 = 50_000;
+
 impl Compiler<'_> {
     /// Replaces discriminated `Any` / `One` nodes with `Switch` nodes.
     pub(crate) fn discriminate(&mut self) {
         // Planned against the unchanged program, then applied: a nested `Any` / `One`
         // reads the same facts as the `Switch` it may become.
         let program = &self.program;
-        let mut pins = PinCache::new(program);
+        let mut pins = PinCache::bounded(program, PLANNING_STEPS);
         // Inlined references copy a `oneOf` node to every place that refers to it: the
         // copies share their branches, and one plan (and one table).
         let mut planned: AHashMap<(bool, Span), Option<TableId>> = crate::maps::map();

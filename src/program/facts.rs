@@ -38,7 +38,7 @@ impl<'p> PinCache<'p> {
     }
 
     /// An empty cache for `program`'s tables, which may visit `steps` nodes.
-    fn bounded(program: &Program, steps: u64) -> PinCache<'p> {
+    pub(crate) fn bounded(program: &Program, steps: u64) -> PinCache<'p> {
         PinCache {
             tables: vec![None; program.properties.len()],
             steps,
