@@ -32,11 +32,6 @@ pub(crate) struct PinCache<'p> {
 }
 
 impl<'p> PinCache<'p> {
-    /// An empty cache for `program`'s tables, its reading unbounded.
-    pub(crate) fn new(program: &Program) -> PinCache<'p> {
-        PinCache::bounded(program, u64::MAX)
-    }
-
     /// An empty cache for `program`'s tables, which may visit `steps` nodes.
     pub(crate) fn bounded(program: &Program, steps: u64) -> PinCache<'p> {
         PinCache {
