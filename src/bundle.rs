@@ -36,6 +36,14 @@ struct Reference {
     anchor: Option<String>,
 }
 
+impl Reference {
+    /// Whether it is a dynamic reference (`$dynamicRef`, `$recursiveRef`), whose target
+    /// depends on the dynamic scope.
+    fn is_dynamic(&self) -> bool {
+        matches!(self.keyword, Keyword::DynamicRef | Keyword::RecursiveRef)
+    }
+}
+
 /// Embeds every document `schema` refers to (directly or through the documents it
 /// reaches) in a copy of it, so that the result needs no other document: each under the
 /// root's `$defs` with its `$id`, each reference to another document rewritten to name
@@ -113,14 +121,7 @@ impl<'a> Bundler<'a> {
                 let Some(Value::String(reference)) = keywords.get(keyword) else {
                     continue;
                 };
-                let holder = Target {
-                    doc,
-                    pointer: at.clone(),
-                };
-                let base = self
-                    .registry
-                    .resource(self.registry.innermost_resource(&holder));
-                let base = base.uri.clone();
+                let base = self.resource_at(doc, &at).uri.clone();
                 let location = self
                     .registry
                     .location(doc, &pointer::join(&at, keyword.name()));
@@ -136,7 +137,10 @@ impl<'a> Bundler<'a> {
                 // An anchor belongs to the resource its schema is in, as a pointer does.
                 let resource = self.registry.innermost_resource(&target);
                 self.references.push(Reference {
-                    at: holder,
+                    at: Target {
+                        doc,
+                        pointer: at.clone(),
+                    },
                     keyword,
                     target,
                     resource,
@@ -145,6 +149,21 @@ impl<'a> Bundler<'a> {
             }
         }
         Ok(())
+    }
+
+    /// The resource the schema object at `at` in document `doc` belongs to.
+    fn resource_at(&self, doc: u32, at: &str) -> &crate::registry::Resource {
+        let holder = Target {
+            doc,
+            pointer: at.to_string(),
+        };
+        self.registry
+            .resource(self.registry.innermost_resource(&holder))
+    }
+
+    /// Whether a reference met is a dynamic one (`$dynamicRef`, `$recursiveRef`).
+    fn has_dynamic_references(&self) -> bool {
+        self.references.iter().any(Reference::is_dynamic)
     }
 
     /// The dialect document `doc` is read in (its root resource's).
@@ -191,10 +210,7 @@ impl<'a> Bundler<'a> {
             .collect();
         for reference in &self.references {
             let text = if same_document {
-                if matches!(
-                    reference.keyword,
-                    Keyword::DynamicRef | Keyword::RecursiveRef
-                ) {
+                if reference.is_dynamic() {
                     continue;
                 }
                 format!(
@@ -292,11 +308,7 @@ impl<'a> Bundler<'a> {
             || (self.registry.schema_objects(0).iter())
                 .any(|(at, _)| !at.is_empty() && self.registry.resource_rooted_at(0, at).is_some());
         for reference in &self.references {
-            let dynamic = matches!(
-                reference.keyword,
-                Keyword::DynamicRef | Keyword::RecursiveRef
-            );
-            if dynamic && spans_resources {
+            if reference.is_dynamic() && spans_resources {
                 let at = pointer::join(&reference.at.pointer, reference.keyword.name());
                 return Err(SchemaError::new(
                     SchemaErrorKind::ForbiddenReference,
@@ -333,20 +345,11 @@ impl<'a> Bundler<'a> {
     /// [`check_same_document`](Self::check_same_document) let through only in a schema
     /// of one resource, there is nothing to remove and its anchors are read: they stay.
     fn strip_identifiers(&self, doc: u32, document: &mut Value) {
-        let dynamic = (self.references.iter())
-            .any(|r| matches!(r.keyword, Keyword::DynamicRef | Keyword::RecursiveRef));
-        if dynamic {
+        if self.has_dynamic_references() {
             return;
         }
         for (at, _) in self.registry.schema_objects(doc) {
-            let holder = Target {
-                doc,
-                pointer: at.clone(),
-            };
-            let resource = self
-                .registry
-                .resource(self.registry.innermost_resource(&holder));
-            let id = resource.dialect.id_keyword().name();
+            let id = self.resource_at(doc, &at).dialect.id_keyword().name();
             let Some(Value::Object(object)) = document.pointer_mut(&at) else {
                 continue;
             };

@@ -789,7 +789,11 @@ fn one_of_nested_planning(size: Size) -> Built {
                 json!({"w": {"kind": "x"}}),
                 Verdict::Fails(Kind::BudgetExhausted),
             ),
-            probe("no tag", json!({"w": {}}), Verdict::Fails(Kind::BudgetExhausted)),
+            probe(
+                "no tag",
+                json!({"w": {}}),
+                Verdict::Fails(Kind::BudgetExhausted),
+            ),
         ],
     )
 }
