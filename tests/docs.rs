@@ -10,7 +10,7 @@
 //! fields are covered by their type's docs.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One public item and its docs.
 struct Item {
@@ -62,16 +62,9 @@ impl Item {
     }
 }
 
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+#[path = "common/sources.rs"]
+mod sources;
+use sources::rust_files as files;
 
 /// The item a trimmed line declares, if it declares a public one: its kind (`fn`,
 /// `struct`, ...) and name.

@@ -56,16 +56,9 @@ fn imports(source: &str) -> Vec<String> {
     found
 }
 
-fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let path = entry.unwrap().path();
-        if path.is_dir() {
-            files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
-        }
-    }
-}
+#[path = "common/sources.rs"]
+mod sources;
+use sources::rust_files as files;
 
 #[test]
 fn no_module_imports_from_a_layer_above_it() {
