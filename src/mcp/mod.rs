@@ -360,6 +360,24 @@ impl ToolSchema {
     /// The errors of `instance` to show a model or a person, each problem once, as
     /// [`Validator::iter_listed_errors`] gives them: what [`invalid_arguments_text`]
     /// takes.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// use mcp_jsonschema::mcp::{invalid_arguments_text, ToolSchema};
+    /// let tool = ToolSchema::input(&json!({"properties": {"shape": {"oneOf": [
+    ///     {"properties": {"kind": {"const": "circle"}, "r": {"type": "number"}}, "required": ["kind", "r"]},
+    ///     {"properties": {"kind": {"const": "square"}, "side": {"type": "number"}}, "required": ["kind", "side"]}
+    /// ]}}}))?;
+    /// let errors: Vec<_> = tool.iter_listed_errors(&json!({"shape": {"r": 1}})).collect();
+    /// assert_eq!(
+    ///     invalid_arguments_text("draw", &errors),
+    ///     "invalid arguments for tool \"draw\":\n\
+    ///      /shape: missing required property \"kind\": expected one of \"circle\", \"square\""
+    /// );
+    /// // Every branch's errors, for programs.
+    /// assert!(tool.iter_errors(&json!({"shape": {"r": 1}})).count() > 1);
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
     pub fn iter_listed_errors<'a>(
         &'a self,
         instance: &'a Value,
