@@ -25,7 +25,16 @@ cargo test --workspace --doc
 cargo run --quiet -p mcp-jsonschema-rmcp --example weather >/dev/null
 # Each published crate packaged and built from its package, as a user would get it
 # (the library, the CLI, the rmcp crate; crates.io's index is read, nothing uploaded).
-cargo publish --dry-run --workspace --allow-dirty --quiet
+# Cargo verifies each package against the others through a temporary local registry. It
+# takes anything from a registry for immutable once it has it: the copy it unpacked into
+# $CARGO_HOME/registry/src/-HASH/ and the library it compiled from it are kept by name and
+# version, so on a machine that ran this before, an earlier library would be built against
+# (the CLI then fails on what it lacks, or passes on what it no longer has). Both go first;
+# the build has a target directory of its own so that nothing else needs rebuilding.
+publish_target=target/publish
+rm -rf "${CARGO_HOME:-$HOME/.cargo}"/registry/src/-*/mcp-jsonschema* \
+    "$publish_target"/debug/.fingerprint/mcp-jsonschema*
+cargo publish --dry-run --workspace --allow-dirty --quiet --target-dir "$publish_target"
 # The Python binding (crates/python, a crate of its own): the wheel built and installed
 # into a fresh venv beside the MCP Python SDK from PyPI, then pytest.
 if scripts/python.sh --check-python; then
