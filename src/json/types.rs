@@ -114,6 +114,20 @@ impl TypeSet {
         self.admits(Self::INTEGER) && is_integer(value)
     }
 
+    /// Whether every value of `map` is of a type in the set: an `additionalProperties`
+    /// (or `patternProperties`-free map) schema that is only a `type`. Out of line, as a
+    /// loop of its own: inside the interpreter's large recursive functions LLVM kept the
+    /// B-tree iterator's `next` or the check itself out of line, a call per key.
+    #[inline(never)]
+    pub(crate) fn matches_all_values(self, map: &serde_json::Map<String, Value>) -> bool {
+        for value in map.values() {
+            if !self.matches(value) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// The names of the types in the set, for messages: containers first and `null`
     /// last, as people write them ("string or null").
     pub(crate) fn names(self) -> impl Iterator<Item = &'static str> {

@@ -588,7 +588,7 @@ where
         match spec.additional_settle {
             Settle::Pass => true,
             Settle::Fail => map.is_empty(),
-            Settle::Type(set) => map.values().all(|value| set.matches(value)),
+            Settle::Type(set) => set.matches_all_values(map),
             settle @ (Settle::Record(_)
             | Settle::Exact(_)
             | Settle::List(_)
