@@ -802,21 +802,31 @@ impl ValidationError {
     /// Writes [`ValidationError::lines`], each `location: message` on a line of its own;
     /// with `masked`, each message masked.
     fn write_lines(&self, f: &mut fmt::Formatter<'_>, masked: bool) -> fmt::Result {
+        // Most errors are one line: written without the walk's stack, which is a
+        // heap allocation (a fifth of displaying a short error).
+        if self.context().is_empty() {
+            return self.write_line(f, masked);
+        }
         for (depth, error) in self.lines() {
             if depth > 0 {
                 write!(f, "\n{:1$}", "", 2 * depth)?;
             }
-            let at = match error.instance_location() {
-                "" => "(root)",
-                at => at,
-            };
-            write!(f, "{at}: ")?;
-            match masked {
-                true => error.quotation.write_masked(error.message(), f)?,
-                false => f.write_str(error.message())?,
-            }
+            error.write_line(f, masked)?;
         }
         Ok(())
+    }
+
+    /// Writes this error's own line, `location: message`, without its context.
+    fn write_line(&self, f: &mut fmt::Formatter<'_>, masked: bool) -> fmt::Result {
+        f.write_str(match self.instance_location() {
+            "" => "(root)",
+            at => at,
+        })?;
+        f.write_str(": ")?;
+        match masked {
+            true => self.quotation.write_masked(self.message(), f),
+            false => f.write_str(self.message()),
+        }
     }
 }
 
