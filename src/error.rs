@@ -248,11 +248,17 @@ pub struct ValidationError {
     kind: ValidationErrorKind,
     /// Where the message quotes the instance, in the room beside the offsets.
     quotation: Quotation,
-    message_end: u32,
+    /// Where the instance location ends (`(root)` stands for the empty one), followed
+    /// by `": "` and the message.
     instance_end: u32,
+    message_end: u32,
     /// Where the schema location ends: a keyword location along the evaluation path
     /// (see [`crate::Evaluation`]) may follow it.
     schema_end: u32,
+    /// `location: message`, the line [`Display`](fmt::Display) writes, then the schema
+    /// location: displaying a one-line error is one write of a ready slice (in pieces,
+    /// `to_string` grew its buffer twice, a tenth of a failing `validate` on a small
+    /// MCP instance).
     text: String,
     /// The operands and the closest branch's errors, boxed apart so that an error
     /// stays six words.
@@ -563,8 +569,8 @@ impl Quotation {
 
 impl ValidationError {
     /// An error whose `text` holds its message (quoting the instance where `quotation`
-    /// says), at the schema location `location` appends (to the text, after an empty
-    /// instance location).
+    /// says), at the schema location `location` appends (to the text), for now at the
+    /// instance's root.
     #[cold]
     pub(crate) fn located(
         kind: ValidationErrorKind,
@@ -572,18 +578,27 @@ impl ValidationError {
         quotation: Quotation,
         location: impl FnOnce(&mut String),
     ) -> Self {
+        // In the room the interpreter's buffers leave, a move of the message, no
+        // allocation.
+        text.insert_str(0, ROOT_LINE);
         let message_end = offset(text.len());
         location(&mut text);
         let schema_end = offset(text.len());
         ValidationError {
             kind,
             quotation,
+            instance_end: offset(ROOT.len()),
             message_end,
-            instance_end: message_end,
             schema_end,
             text,
             extra: None,
         }
+    }
+
+    /// Whether the instance location is the root's (the text starts with [`ROOT`]: a
+    /// JSON Pointer is empty or starts with `/`).
+    fn at_root(&self) -> bool {
+        self.text.starts_with('(')
     }
 
     /// Records where along the evaluation path (through `$ref`s) the failing keyword
@@ -606,8 +621,11 @@ impl ValidationError {
     /// of its context's): the interpreter writes locations innermost step first, on its
     /// way out of a failure.
     pub(crate) fn prefix_instance_location(&mut self, token: &str) {
-        let at = self.message_end as usize;
+        let at = 0;
         let before = self.text.len();
+        if self.at_root() {
+            self.text.replace_range(..ROOT.len(), "");
+        }
         if token.bytes().any(|b| b == b'~' || b == b'/') {
             let mut escaped = String::new();
             crate::json::pointer::push(&mut escaped, token);
@@ -616,9 +634,11 @@ impl ValidationError {
             self.text.insert_str(at, token);
             self.text.insert(at, '/');
         }
-        let added = offset(self.text.len() - before);
-        self.instance_end = self.instance_end.saturating_add(added);
-        self.schema_end = self.schema_end.saturating_add(added);
+        // The text grows by the step, less the root's stand-in where it went.
+        let shift = |end: u32| offset((end as usize + self.text.len()).saturating_sub(before));
+        self.instance_end = shift(self.instance_end);
+        self.message_end = shift(self.message_end);
+        self.schema_end = shift(self.schema_end);
         for error in self
             .extra
             .iter_mut()
@@ -636,7 +656,6 @@ impl ValidationError {
         self.text.insert_str(at, "; ");
         self.quotation = self.quotation.appended(added);
         self.message_end = self.message_end.saturating_add(offset(added));
-        self.instance_end = self.instance_end.saturating_add(offset(added));
         self.schema_end = self.schema_end.saturating_add(offset(added));
     }
 
@@ -652,8 +671,8 @@ impl ValidationError {
         ValidationError {
             kind: self.kind,
             quotation: self.quotation,
-            message_end: self.message_end,
             instance_end: self.instance_end,
+            message_end: self.message_end,
             schema_end: self.schema_end,
             text: self.text.clone(),
             extra: self.extra.as_ref().and_then(|extra| {
@@ -683,14 +702,17 @@ impl ValidationError {
     /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
     /// See the example on [`ValidationError`].
     pub fn instance_location(&self) -> &str {
-        &self.text[self.message_end as usize..self.instance_end as usize]
+        match self.at_root() {
+            true => "",
+            false => &self.text[..self.instance_end as usize],
+        }
     }
 
     /// JSON Pointer to the schema keyword that failed, prefixed by the URI of the
     /// document when that keyword lives in a registered resource. See the example on
     /// [`ValidationError`].
     pub fn schema_location(&self) -> &str {
-        &self.text[self.instance_end as usize..self.schema_end as usize]
+        &self.text[self.message_end as usize..self.schema_end as usize]
     }
 
     /// The keyword that failed (`minimum`, `required`, `anyOf`, ...): the last token of
@@ -718,7 +740,7 @@ impl ValidationError {
     /// The problem in words, without the location (nor the context). See the example on
     /// [`ValidationError`].
     pub fn message(&self) -> &str {
-        &self.text[..self.message_end as usize]
+        &self.text[self.instance_end as usize + LINE_SEPARATOR.len()..self.message_end as usize]
     }
 
     /// The operands of the failed keyword (see [`ErrorDetails`]). See the example on
@@ -818,14 +840,12 @@ impl ValidationError {
 
     /// Writes this error's own line, `location: message`, without its context.
     fn write_line(&self, f: &mut fmt::Formatter<'_>, masked: bool) -> fmt::Result {
-        f.write_str(match self.instance_location() {
-            "" => "(root)",
-            at => at,
-        })?;
-        f.write_str(": ")?;
         match masked {
-            true => self.quotation.write_masked(self.message(), f),
-            false => f.write_str(self.message()),
+            true => {
+                f.write_str(&self.text[..self.instance_end as usize + LINE_SEPARATOR.len()])?;
+                self.quotation.write_masked(self.message(), f)
+            }
+            false => f.write_str(&self.text[..self.message_end as usize]),
         }
     }
 }
@@ -909,6 +929,15 @@ impl fmt::Debug for MaskedError<'_> {
     }
 }
 
+/// What a line says for the instance's root, whose location is empty.
+const ROOT: &str = "(root)";
+
+/// Between a line's location and its message.
+const LINE_SEPARATOR: &str = ": ";
+
+/// [`ROOT`] and [`LINE_SEPARATOR`]: the start of an error's text.
+const ROOT_LINE: &str = "(root): ";
+
 /// A text offset, as stored: error texts are far shorter than 4 GiB, and saturating
 /// keeps an absurd one from wrapping.
 fn offset(len: usize) -> u32 {
@@ -937,6 +966,11 @@ impl std::error::Error for ValidationError {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_root_line_is_the_root_and_the_separator() {
+        assert_eq!(ROOT_LINE, format!("{ROOT}{LINE_SEPARATOR}"));
+    }
 
     #[test]
     fn errors_are_small() {
