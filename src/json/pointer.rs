@@ -21,6 +21,38 @@ pub(crate) fn push(pointer: &mut String, token: &str) {
     }
 }
 
+/// An array index as a JSON Pointer token, its decimal digits written on the stack:
+/// through the formatting machinery (into a heap string, for the instance location) an
+/// index cost about a tenth of displaying a short error.
+pub(crate) struct IndexToken {
+    digits: [u8; 20],
+    start: usize,
+}
+
+impl IndexToken {
+    /// The token of `index`.
+    pub(crate) fn new(index: usize) -> IndexToken {
+        let mut digits = [0; 20];
+        let mut start = digits.len();
+        let mut rest = index;
+        // 20 digits hold `u64::MAX`, so `start` stays in bounds.
+        while let Some(at) = start.checked_sub(1) {
+            start = at;
+            digits[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        IndexToken { digits, start }
+    }
+
+    /// The digits.
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.digits[self.start..]).unwrap_or_default()
+    }
+}
+
 /// `pointer` with `/token` appended.
 pub(crate) fn join(pointer: &str, token: &str) -> String {
     let mut out = String::with_capacity(pointer.len() + token.len() + 1);
@@ -92,6 +124,13 @@ pub(crate) fn percent_decode(text: &str) -> Option<Cow<'_, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn index_tokens_are_the_decimal_digits() {
+        for index in [0, 1, 9, 10, 99, 100, 12_345, u32::MAX as usize, usize::MAX] {
+            assert_eq!(IndexToken::new(index).as_str(), index.to_string());
+        }
+    }
     use serde_json::json;
 
     #[test]

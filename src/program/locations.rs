@@ -12,6 +12,7 @@
 
 use crate::dialect::Keyword;
 use crate::ids::NodeId;
+use crate::json::pointer::IndexToken;
 use smallvec::SmallVec;
 use std::fmt::Write;
 
@@ -172,7 +173,8 @@ impl Locations {
                     out.push_str(keyword.name());
                 }
                 Step::Index(index) => {
-                    let _ = write!(out, "/{index}");
+                    out.push('/');
+                    out.push_str(IndexToken::new(index as usize).as_str());
                 }
                 Step::Token { start, len } => {
                     out.push('/');

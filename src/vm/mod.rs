@@ -1051,12 +1051,12 @@ where
         if new.is_empty() && stop.is_none() {
             return;
         }
-        let mut index = String::new();
+        let index;
         let token = match step {
             Step::Key(key) => key,
             Step::Index(i) => {
-                let _ = write!(index, "{i}");
-                &index
+                index = crate::json::pointer::IndexToken::new(i);
+                index.as_str()
             }
         };
         for error in new.iter_mut().chain(stop) {
