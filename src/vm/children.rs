@@ -881,17 +881,25 @@ fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n
     let most = (key_chars / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     let ascii_key = key.is_ascii();
-    for name in names {
+    // The bytes of the key, as bits (bytes share bits modulo 64, which only weakens the
+    // bound below).
+    let key_bytes = (key.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
+    'names: for name in names {
         let distance = if ascii_key && name.is_ascii() {
-            // Each byte of the key that the name lacks takes an edit of its own: a
-            // lower bound found in one pass, which rules out most names. (Bytes share
-            // bits modulo 64, which only weakens the bound.)
-            let present = (name.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
-            let absent = (key.bytes())
-                .filter(|&b| present & (1 << (b & 63)) == 0)
-                .count();
-            if absent > most {
+            // Each byte of the name that the key lacks takes an edit of its own, as does
+            // each byte of length between them: lower bounds found in one pass over the
+            // name, left as soon as they exceed `most`, which rules out most names.
+            if key.len().abs_diff(name.len()) > most {
                 continue;
+            }
+            let mut absent = 0;
+            for b in name.bytes() {
+                if key_bytes & (1 << (b & 63)) == 0 {
+                    absent += 1;
+                    if absent > most {
+                        continue 'names;
+                    }
+                }
             }
             edit_distance(key.as_bytes(), name.as_bytes(), most)
         } else {
@@ -977,6 +985,28 @@ mod tests {
             let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
             let exact = levenshtein(&a, &b);
             prop_assert_eq!(edit_distance(&a, &b, most), (exact <= most).then_some(exact));
+        }
+    }
+
+    proptest! {
+        /// The bounds that rule names out early change no suggestion: it is the first
+        /// name at the least distance, if above 0 and at most a third of the key.
+        #[test]
+        fn suggestions_are_what_levenshtein_says(
+            key in "[abcd_]{0,9}|[abé]{0,6}",
+            names in prop::collection::vec("[abcd_]{0,11}|[abé]{0,7}", 0..8),
+        ) {
+            let key_chars: Vec<char> = key.chars().collect();
+            let most = (key_chars.len() / 3).max(1);
+            let mut expected: Option<(usize, &str)> = None;
+            for name in &names {
+                let d = levenshtein(&key_chars, &name.chars().collect::<Vec<_>>());
+                if d > 0 && d <= most && expected.is_none_or(|(least, _)| d < least) {
+                    expected = Some((d, name));
+                }
+            }
+            let got = suggestion(&key, names.iter().map(String::as_str));
+            prop_assert_eq!(got, expected.map(|(_, name)| name));
         }
     }
 
