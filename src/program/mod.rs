@@ -912,7 +912,7 @@ impl Properties {
     /// caller's if it has it) when that decides, without reading the name a pointer
     /// away; else byte by byte.
     #[inline(always)]
-    fn is_named_at(
+    pub(crate) fn is_named_at(
         &self,
         i: usize,
         name: &str,

@@ -9,7 +9,7 @@ use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, RegexId, Span, TableId};
-use crate::names::same_bytes;
+use crate::names::{same_bytes, Spelling};
 use crate::program::{
     applicators, hashed_position, other_leaves, Entry, NameLookup, Node, Program, Properties,
     Settle,
@@ -495,12 +495,15 @@ where
         }
         for ((key, value), &i) in map.iter().zip(order) {
             let i = i as usize;
-            let (Some((name, _)), Some(entry)) = (spec.named.get(i), spec.entries.get(i)) else {
+            // By the entry's spelling, beside its other fields, when that decides: the
+            // name's bytes are a pointer away.
+            let (Some(entry), Some(true)) = (
+                spec.entries.get(i),
+                spec.is_named_at(i, key, || Spelling::of(key)),
+            ) else {
                 return false;
             };
-            if !same_bytes(key.as_bytes(), name.as_bytes())
-                || !self.settle(entry.node, entry.settle, value, Step::Key(key))
-            {
+            if !self.settle(entry.node, entry.settle, value, Step::Key(key)) {
                 return false;
             }
         }
