@@ -14,7 +14,6 @@ use crate::dialect::Keyword;
 use crate::ids::NodeId;
 use crate::json::pointer::IndexToken;
 use smallvec::SmallVec;
-use std::fmt::Write;
 
 /// A place in a schema document (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

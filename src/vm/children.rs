@@ -9,7 +9,7 @@ use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, RegexId, Span, TableId};
-use crate::names::{same_bytes, Spelling};
+use crate::names::Spelling;
 use crate::program::{
     applicators, hashed_position, other_leaves, Entry, NameLookup, Node, Program, Properties,
     Settle,

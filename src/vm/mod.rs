@@ -69,7 +69,6 @@ use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
 use show::Message;
-use std::fmt::Write;
 
 /// Bounds on one validation run, and how it writes its errors.
 #[derive(Clone, Copy, Debug)]
