@@ -621,7 +621,6 @@ impl ValidationError {
     /// of its context's): the interpreter writes locations innermost step first, on its
     /// way out of a failure.
     pub(crate) fn prefix_instance_location(&mut self, token: &str) {
-        let at = 0;
         let before = self.text.len();
         if self.at_root() {
             self.text.replace_range(..ROOT.len(), "");
@@ -629,10 +628,10 @@ impl ValidationError {
         if token.bytes().any(|b| b == b'~' || b == b'/') {
             let mut escaped = String::new();
             crate::json::pointer::push(&mut escaped, token);
-            self.text.insert_str(at, &escaped);
+            self.text.insert_str(0, &escaped);
         } else {
-            self.text.insert_str(at, token);
-            self.text.insert(at, '/');
+            self.text.insert_str(0, token);
+            self.text.insert(0, '/');
         }
         // The text grows by the step, less the root's stand-in where it went.
         let shift = |end: u32| offset((end as usize + self.text.len()).saturating_sub(before));

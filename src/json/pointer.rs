@@ -124,6 +124,7 @@ pub(crate) fn percent_decode(text: &str) -> Option<Cow<'_, str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn index_tokens_are_the_decimal_digits() {
@@ -131,7 +132,6 @@ mod tests {
             assert_eq!(IndexToken::new(index).as_str(), index.to_string());
         }
     }
-    use serde_json::json;
 
     #[test]
     fn pointers_escape_and_resolve() {

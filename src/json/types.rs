@@ -114,8 +114,8 @@ impl TypeSet {
         self.admits(Self::INTEGER) && is_integer(value)
     }
 
-    /// Whether every value of `map` is of a type in the set: an `additionalProperties`
-    /// (or `patternProperties`-free map) schema that is only a `type`. Out of line, as a
+    /// Whether every value of `map` is of a type in the set: an object whose properties
+    /// all go to an `additionalProperties` that is only a `type`. Out of line, as a
     /// loop of its own: inside the interpreter's large recursive functions LLVM kept the
     /// B-tree iterator's `next` or the check itself out of line, a call per key.
     #[inline(never)]
