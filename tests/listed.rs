@@ -393,11 +393,44 @@ fn arguments() -> impl Strategy<Value = Value> {
     ]
 }
 
+/// Every error (as [`key`]s) of the union `line` on its own value: `iter_errors` of a
+/// schema whose root refers to the union's subschema, its `$defs` kept in place so that
+/// schema locations stay those of `schema`, instance locations put back under the
+/// union's. `iter_errors` sums up a union inside another union's explanation without
+/// explaining it (explaining every level again multiplies the work by the nesting
+/// depth); the listing explains the closest branch's unions too, and this is what they
+/// are held to.
+fn union_errors(
+    schema: &Value,
+    arguments: &Value,
+    line: &ValidationError,
+) -> Vec<(Kind, String, String)> {
+    let location = line.schema_location();
+    let Some(subschema) = location.rsplit_once('/').map(|(at, _)| at) else {
+        return Vec::new();
+    };
+    assert!(
+        subschema.starts_with("/$defs/"),
+        "a nested union outside $defs ({location}): extend union_errors"
+    );
+    let root = json!({"$defs": schema["$defs"], "$ref": format!("#{subschema}")});
+    let value = &arguments.pointer(line.instance_location()).unwrap();
+    let validator = mcp_jsonschema::Validator::new(&root).unwrap();
+    (validator.iter_errors(value))
+        .map(|e| {
+            let at = format!("{}{}", line.instance_location(), e.instance_location());
+            (e.kind(), at, e.schema_location().to_string())
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     /// The listing is empty exactly when the arguments conform, says nothing twice, and
-    /// each of its lines is one of `iter_errors`' (or, for a tag, the failed union's).
+    /// each of its lines is one of `iter_errors`' (or, for a tag, the failed union's; or,
+    /// in the explanation of a union nested in another's, one of that union's errors on
+    /// its value).
     #[test]
     fn the_listing_is_iter_errors_each_once(arguments in arguments()) {
         for schema in [schemars(), pydantic(), zod3(), zod4()] {
@@ -408,7 +441,9 @@ proptest! {
             prop_assert_eq!(listed.is_empty(), all.is_empty());
             let all_keys: Vec<_> = all.iter().map(key).collect();
             let mut seen = Vec::new();
-            for (_, line) in listed.iter().flat_map(ValidationError::lines) {
+            // The errors of the unions enclosing the current line, one entry per depth.
+            let mut enclosing: Vec<Vec<(Kind, String, String)>> = Vec::new();
+            for (depth, line) in listed.iter().flat_map(ValidationError::lines) {
                 let k = key(line);
                 prop_assert!(!seen.contains(&k), "twice: {} in {:?}", line, listed);
                 let tag = matches!(line.kind(), Kind::Required | Kind::Enum)
@@ -417,14 +452,77 @@ proptest! {
                     e.schema_location() == line.schema_location()
                         && line.instance_location().starts_with(e.instance_location())
                 });
+                enclosing.truncate(depth);
+                let explained = enclosing.iter().any(|errors| errors.contains(&k));
                 prop_assert!(
-                    all_keys.contains(&k) || (tag && union_failed),
+                    all_keys.contains(&k) || (tag && union_failed) || explained,
                     "{} not among {:?}", line, all
                 );
+                let nested = depth > 0 && !line.context().is_empty();
+                enclosing.push(match nested {
+                    true => union_errors(&schema, &arguments, line),
+                    false => Vec::new(),
+                });
                 seen.push(k);
             }
         }
     }
+}
+
+/// The case the property test above first found: the closest circle's `center` fails
+/// its own `anyOf`, which the listing explains (the point's missing `y`) where
+/// `iter_errors` only sums it up.
+#[test]
+fn a_union_in_the_closest_branch_is_explained() {
+    let tool = ToolSchema::input(&pydantic()).unwrap();
+    let arguments = json!({"shape": {"center": {"x": 1}, "kind": "circle"}});
+    let listed: Vec<ValidationError> = tool.iter_listed_errors(&arguments).collect();
+    let lines: Vec<(usize, String)> = (listed.iter().flat_map(ValidationError::lines))
+        .map(|(depth, e)| {
+            let (at, message) = (e.instance_location(), e.message());
+            (depth, format!("{at}: {message} at {}", e.schema_location()))
+        })
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            (
+                0,
+                "/shape: {\"center\":{\"x\":1},\"kind\":\"circle\"} is not valid under any of the \
+                 schemas in oneOf; the closest is #0 at /properties/shape/oneOf"
+                    .to_string()
+            ),
+            (
+                1,
+                "/shape: missing required property \"radius\" at /$defs/Circle/required"
+                    .to_string()
+            ),
+            (
+                1,
+                "/shape/center: {\"x\":1} is not valid under any of the schemas in anyOf; the \
+                 closest is #0 at /$defs/Circle/properties/center/anyOf"
+                    .to_string()
+            ),
+            (
+                2,
+                "/shape/center: missing required property \"y\" at /$defs/Point/required"
+                    .to_string()
+            ),
+        ]
+    );
+    let nested = listed[0].lines().nth(2).unwrap().1;
+    let point = union_errors(&pydantic(), &arguments, nested);
+    assert!(
+        point.contains(&key(listed[0].lines().nth(3).unwrap().1)),
+        "{point:?}"
+    );
+    // iter_errors sums the nested union up, and says nothing of the point.
+    let all: Vec<ValidationError> = tool.iter_errors(&arguments).collect();
+    assert!(
+        all.iter()
+            .all(|e| !e.schema_location().starts_with("/$defs/Point")),
+        "{all:?}"
+    );
 }
 
 /// Finding a union's tag is paid from the explanations' budget, which every explanation
