@@ -298,6 +298,9 @@ struct Explained {
     /// Whether a failed `anyOf` / `oneOf` lists every branch's errors after its own
     /// (collecting every error); else only its closest branch's, as its context.
     every_branch: bool,
+    /// Whether the run is inside a child that a fast check just failed (see
+    /// [`Vm::nest`]): its own children are explained without checking them first.
+    in_failed_child: bool,
     /// Whether errors are written masked ([`Limits::masked`]).
     masked: bool,
 }
@@ -326,6 +329,7 @@ impl Default for Explained {
             explanation_steps: 0,
             annotating: None,
             every_branch: true,
+            in_failed_child: false,
             masked: false,
         }
     }
@@ -631,6 +635,9 @@ where
     /// [`Vm::eval`], without its dispatch); anything else goes through [`Vm::descend`].
     #[inline(always)]
     fn nest(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
+        if EXPLAIN && !self.tracking {
+            return self.check_then_explain(node, settle, value, step);
+        }
         if EXPLAIN || self.tracking || self.steps == 0 {
             return self.descend(node, value, step);
         }
@@ -652,6 +659,44 @@ where
                 self.nested(node, |vm| vm.by_kind(node, value, table))
             }
             _ => self.descend(node, value, step),
+        }
+    }
+
+    /// [`Vm::nest`] in the explaining pass, looking for the first error: the child is
+    /// checked in the fast mode first, and explained only when that fails, so that the
+    /// children before the failing one (the items of an array before the bad one) cost
+    /// what they cost `is_valid`. Inside the failing child its own children are explained
+    /// at once: checking each first would check the failing path again at every level.
+    /// So a failing child is checked once more than before, at most, and the verdict and
+    /// the errors are those of the explaining pass alone. Collecting every error, tracking
+    /// evaluated locations or annotating, every child is explained.
+    #[inline(never)]
+    fn check_then_explain(
+        &mut self,
+        node: NodeId,
+        settle: Settle,
+        value: &Value,
+        step: Step<'_>,
+    ) -> bool {
+        let check_first = self.log.explained_ref().is_some_and(|explained| {
+            !explained.exhaustive && !explained.in_failed_child && explained.annotating.is_none()
+        });
+        if !check_first {
+            return self.descend(node, value, step);
+        }
+        if self.passes_quietly(|fast| fast.nest(node, settle, value, step)) {
+            return true;
+        }
+        self.set_in_failed_child(true);
+        let ok = self.descend(node, value, step);
+        self.set_in_failed_child(false);
+        ok
+    }
+
+    /// Sets [`Explained::in_failed_child`].
+    fn set_in_failed_child(&mut self, inside: bool) {
+        if let Some(explained) = self.log.explained() {
+            explained.in_failed_child = inside;
         }
     }
 
@@ -939,7 +984,33 @@ where
     /// Runs `run` on a fast-mode interpreter sharing this one's state (see [`Vm::verdict`]);
     /// a stop inside is recorded here, at `id`.
     fn quietly(&mut self, id: NodeId, run: impl FnOnce(&mut Vm<'p, false>) -> bool) -> bool {
-        let mut fast = Vm::<false> {
+        let mut fast = self.fast();
+        let ok = run(&mut fast);
+        self.stacks = fast.stacks.take();
+        self.steps = fast.steps;
+        match (self.stopped, fast.stopped) {
+            (None, Some(kind)) => self.record_stop_as(id, kind, fast.stop_message),
+            _ => ok,
+        }
+    }
+
+    /// Whether `run` passes on a fast-mode interpreter sharing this one's state, its
+    /// steps spent only when it does: a failure or a stop there leaves this run as it
+    /// was, for the explaining pass to find the errors as it would have.
+    fn passes_quietly(&mut self, run: impl FnOnce(&mut Vm<'p, false>) -> bool) -> bool {
+        let mut fast = self.fast();
+        let ok = run(&mut fast) && fast.stopped.is_none();
+        self.stacks = fast.stacks.take();
+        if ok {
+            self.steps = fast.steps;
+        }
+        ok
+    }
+
+    /// A fast-mode interpreter at this one's depth, budget and stop, holding its stacks
+    /// until they are handed back.
+    fn fast(&mut self) -> Vm<'p, false> {
+        Vm::<false> {
             program: self.program,
             stacks: self.stacks.take(),
             tracking: self.tracking,
@@ -951,13 +1022,6 @@ where
             stop_message: self.stop_message,
             annotating: false,
             log: (),
-        };
-        let ok = run(&mut fast);
-        self.stacks = fast.stacks.take();
-        self.steps = fast.steps;
-        match (self.stopped, fast.stopped) {
-            (None, Some(kind)) => self.record_stop_as(id, kind, fast.stop_message),
-            _ => ok,
         }
     }
 
