@@ -32,6 +32,61 @@ fn a_deeply_nested_instance_is_an_error_not_a_stack_overflow() {
     dismantle(instance);
 }
 
+/// `[{"a": [{"a": ... []}]}]`, `depth` arrays of one record each, built without recursion.
+fn nested_records(depth: usize) -> Value {
+    let mut value = json!([]);
+    for _ in 0..depth {
+        // By moving: `json!` would serialize the inner value, recursively.
+        let record = serde_json::Map::from_iter([("a".to_string(), value)]);
+        value = Value::Array(vec![Value::Object(record)]);
+    }
+    value
+}
+
+/// Drops what [`nested_records`] built without recursion.
+fn dismantle_records(mut value: Value) {
+    loop {
+        value = match value {
+            Value::Array(mut items) => items.pop().unwrap_or(Value::Null),
+            Value::Object(mut map) => map.remove("a").unwrap_or(Value::Null),
+            _ => return,
+        };
+    }
+}
+
+#[test]
+fn deeply_nested_arrays_of_records_are_an_error_not_a_stack_overflow() {
+    // Arrays of records run their items in a loop of their own (the level's bounds
+    // checked once per array): open records, and exact ones (every name required, no
+    // other allowed).
+    let open =
+        json!({"type": "array", "items": {"type": "object", "properties": {"a": {"$ref": "#"}}}});
+    let exact = json!({"type": "array", "items": {"type": "object",
+        "properties": {"a": {"$ref": "#"}}, "required": ["a"], "additionalProperties": false}});
+    let instance = nested_records(100_000);
+    for schema in [open, exact] {
+        let validator = Validator::new(&schema).unwrap();
+        assert!(validator.is_valid(&nested_records(20)), "{schema}");
+        assert!(!validator.is_valid(&instance), "{schema}");
+        let error = validator.validate(&instance).unwrap_err();
+        assert_eq!(error.kind(), ValidationErrorKind::DepthExceeded, "{schema}");
+        let negated = Validator::new(&json!({"not": schema})).unwrap();
+        assert!(!negated.is_valid(&instance), "{schema}");
+        // A wrong item after good ones, and an item that is not an object, at depth.
+        let mut bad = nested_records(20);
+        bad[0]["a"][0]["a"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"a": 1}));
+        assert!(!validator.is_valid(&bad), "{schema}");
+        let mut other = nested_records(20);
+        other[0]["a"][0]["a"].as_array_mut().unwrap().push(json!(7));
+        let other_ok = validator.is_valid(&other);
+        assert_eq!(other_ok, validator.validate(&other).is_ok(), "{schema}");
+    }
+    dismantle_records(instance);
+}
+
 #[test]
 fn a_deeply_nested_schema_is_an_error_not_a_stack_overflow() {
     // Built by moving, not with `json!` (which would serialize the inner value).

@@ -83,6 +83,12 @@ where
                         self.paid(id, ok, work)
                     })
                 }
+                Settle::Exact(table) if !EXPLAIN && !self.tracking => {
+                    self.records::<true>(rest, table, rest_items)
+                }
+                Settle::Record(table) if !EXPLAIN && !self.tracking => {
+                    self.records::<false>(rest, table, rest_items)
+                }
                 settle => {
                     let mut all = true;
                     for (i, item) in items.iter().enumerate().skip(prefix.len()) {
@@ -113,6 +119,46 @@ where
             );
         }
         ok
+    }
+
+    /// The fast mode's loop over the items of an array of records (`items` whose
+    /// schema settles as a [`Settle::Record`] table `table` of `node`, or with `EXACT`
+    /// a [`Settle::Exact`] one): what [`Vm::settle`] does for each item, with the
+    /// level's bounds checked once for all (the items are siblings, one level down) and
+    /// the kind of table decided once. An item that is not an object, or that the
+    /// budget cannot pay for, is evaluated as any child is.
+    #[inline(never)]
+    fn records<const EXACT: bool>(
+        &mut self,
+        node: NodeId,
+        table: TableId,
+        items: &[Value],
+    ) -> bool {
+        if items.is_empty() {
+            return true;
+        }
+        if self.depth >= self.max_depth || (self.depth % 8 == 7 && self.stack.exhausted()) {
+            return self.stop(node);
+        }
+        for (i, item) in items.iter().enumerate() {
+            let ok = match item {
+                Value::Object(_) if self.steps != 0 => {
+                    self.steps -= 1;
+                    self.depth += 1;
+                    let ok = match EXACT {
+                        true => self.exact_record(node, item, table),
+                        false => self.properties(node, item, table),
+                    };
+                    self.depth -= 1;
+                    ok
+                }
+                _ => self.descend(node, item, Step::Index(i)),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        true
     }
 
     /// The size checks folded into an `items` table ([`crate::program::Items::sizes`]),
