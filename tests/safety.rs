@@ -274,3 +274,53 @@ fn costly_counted_lookarounds_are_refused_when_compiled() {
     assert!(validator.is_valid(&json!("a".repeat(100_000))));
     assert!(!validator.is_valid(&json!("a".repeat(99_999))));
 }
+
+/// `if k then true else if k+1 ...` for `k` in `0..links`, the last `else` false.
+fn else_if_chain(links: u64) -> Value {
+    let mut schema = json!(false);
+    for k in (0..links).rev() {
+        let link = [
+            ("if".to_string(), json!({ "const": k })),
+            ("then".to_string(), json!(true)),
+            ("else".to_string(), schema),
+        ];
+        schema = Value::Object(serde_json::Map::from_iter(link));
+    }
+    schema
+}
+
+#[test]
+fn an_else_if_chain_takes_a_step_and_a_level_per_link_in_either_mode() {
+    // The fast mode runs a chain's links in a loop, the explaining mode through `eval`:
+    // the same verdict, and the same limit reached, under every depth and budget.
+    let schema = else_if_chain(40);
+    for depth in [3, 10, 39, 41, 100] {
+        for steps in [1, 5, 20, 79, 81, 1000] {
+            let validator = Validator::options()
+                .with_max_instance_depth(depth)
+                .with_step_budget(steps)
+                .build(&schema)
+                .unwrap();
+            for k in 0..=41u64 {
+                let instance = json!(k);
+                let first = validator.validate(&instance).err().map(|e| e.kind());
+                assert_eq!(
+                    validator.is_valid(&instance),
+                    first.is_none(),
+                    "depth {depth}, steps {steps}, instance {k}: {first:?}"
+                );
+                // Unlimited, the links below 40 pass and the rest fall to `false`.
+                if depth == 100 && steps == 1000 {
+                    assert_eq!(first.is_none(), k < 40, "{k}");
+                }
+                // Deep in the chain, the level or the budget runs out first.
+                if k == 30 && depth == 10 && steps == 1000 {
+                    assert_eq!(first, Some(ValidationErrorKind::DepthExceeded));
+                }
+                if k == 30 && depth == 100 && steps == 20 {
+                    assert_eq!(first, Some(ValidationErrorKind::BudgetExhausted));
+                }
+            }
+        }
+    }
+}

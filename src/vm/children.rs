@@ -137,7 +137,7 @@ where
         if items.is_empty() {
             return true;
         }
-        if self.depth >= self.max_depth || (self.depth % 8 == 7 && self.stack.exhausted()) {
+        if self.depth >= self.max_depth || self.depth_guard_exhausted() {
             return self.stop(node);
         }
         for (i, item) in items.iter().enumerate() {
