@@ -963,12 +963,20 @@ where
     #[inline]
     fn verdict(&mut self, id: NodeId, instance: &Value) -> bool {
         if !EXPLAIN {
-            // A lone `type` (the commonest branch) without a call, as `eval` would.
-            if let (Node::Type(set), 1..) = (self.program.nodes[id.index()], self.steps) {
-                self.steps -= 1;
-                return set.matches(instance);
+            // A lone `type` (the commonest branch) without a call, and a bare `properties`
+            // (the commonest `if`: one property's value) without the dispatch, as `eval`
+            // would run them.
+            match (self.program.nodes[id.index()], self.steps) {
+                (Node::Type(set), 1..) => {
+                    self.steps -= 1;
+                    return set.matches(instance);
+                }
+                (Node::Properties(table), 1..) => {
+                    self.steps -= 1;
+                    return self.nested(id, |vm| vm.bare_properties(id, instance, table));
+                }
+                _ => return self.eval(id, instance),
             }
-            return self.eval(id, instance);
         }
         if self.annotating() {
             return self.discarding_errors(|vm| vm.eval(id, instance));
