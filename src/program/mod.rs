@@ -885,11 +885,17 @@ impl Properties {
     /// The position in `named` of the property called `name`.
     #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
+        self.find(name).map(|(i, _)| i)
+    }
+
+    /// The position in `named` of the property called `name`, and its entry.
+    #[inline(always)]
+    pub(crate) fn find(&self, name: &str) -> Option<(usize, &Entry)> {
         match &self.lookup {
             NameLookup::Scan(probes) => self.scanned(probes, name),
             NameLookup::Quick(index) => self.quick(index, name),
             NameLookup::Probed(index) => self.probed(index, name),
-            NameLookup::Hashed(map) => hashed_position(map, name),
+            NameLookup::Hashed(map) => self.hashed(map, name),
         }
     }
 
@@ -897,53 +903,72 @@ impl Properties {
     /// compares against words in the table itself, no loop, no length, no pointer to keep
     /// in a register.
     #[inline(always)]
-    pub(crate) fn scanned(&self, probes: &[u64; Self::SCAN_UP_TO], name: &str) -> Option<usize> {
+    pub(crate) fn scanned(
+        &self,
+        probes: &[u64; Self::SCAN_UP_TO],
+        name: &str,
+    ) -> Option<(usize, &Entry)> {
         let probe = probe(name);
         for (i, &p) in probes.iter().enumerate() {
             // Names may share a probe word: each that does is compared.
-            if p == probe && self.is_named_at(i, name, || Spelling::of(name))? {
-                return Some(i);
+            if p == probe {
+                if let Some(entry) = self.named_at(i, name, || Spelling::of(name)) {
+                    return Some((i, entry));
+                }
             }
         }
         None
     }
 
-    /// Whether `name` is the name at position `i`: by its [`Spelling`] (`spelling`, the
-    /// caller's if it has it) when that decides, without reading the name a pointer
-    /// away; else byte by byte.
+    /// The entry at position `i` if `name` is its name: compared by its [`Spelling`]
+    /// (`spelling`, the caller's if it has it) when that decides, without reading the
+    /// name a pointer away; else byte by byte. The entry is fetched once, for the
+    /// compare and the caller.
     #[inline(always)]
-    pub(crate) fn is_named_at(
+    pub(crate) fn named_at(
         &self,
         i: usize,
         name: &str,
         spelling: impl FnOnce() -> Spelling,
-    ) -> Option<bool> {
-        Some(match Spelling::decides(name.len()) {
-            true => self.entries.get(i)?.spelling == spelling(),
+    ) -> Option<&Entry> {
+        let entry = self.entries.get(i)?;
+        let same = match Spelling::decides(name.len()) {
+            true => entry.spelling == spelling(),
             false => same_bytes(self.named.get(i)?.0.as_bytes(), name.as_bytes()),
-        })
+        };
+        same.then_some(entry)
     }
 
-    /// [`Properties::position`] by the [`NameLookup::Quick`] `index`.
+    /// [`Properties::find`] by the [`NameLookup::Quick`] `index`.
     #[inline(always)]
-    pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
+    pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<(usize, &Entry)> {
         let i = index.candidate(name)?;
-        self.is_named_at(i, name, || Spelling::of(name))?
-            .then_some(i)
+        Some((i, self.named_at(i, name, || Spelling::of(name))?))
     }
 
-    /// [`Properties::position`] by the [`NameLookup::Probed`] `index`.
+    /// [`Properties::find`] by the [`NameLookup::Probed`] `index`.
     #[inline(always)]
-    pub(crate) fn probed(&self, index: &ProbedIndex, name: &str) -> Option<usize> {
+    pub(crate) fn probed(&self, index: &ProbedIndex, name: &str) -> Option<(usize, &Entry)> {
         let spelling = Spelling::of(name);
         let mut slot = index.start(spelling);
         loop {
             let (i, next) = index.at(slot)?;
-            if self.is_named_at(i, name, || spelling)? {
-                return Some(i);
+            if let Some(entry) = self.named_at(i, name, || spelling) {
+                return Some((i, entry));
             }
             slot = next;
         }
+    }
+
+    /// [`Properties::find`] by the [`NameLookup::Hashed`] `map`.
+    #[inline(always)]
+    pub(crate) fn hashed(
+        &self,
+        map: &ahash::AHashMap<Box<str>, u32>,
+        name: &str,
+    ) -> Option<(usize, &Entry)> {
+        let i = hashed_position(map, name)?;
+        Some((i, self.entries.get(i)?))
     }
 }
 

@@ -11,8 +11,7 @@ use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, RegexId, Span, TableId};
 use crate::names::Spelling;
 use crate::program::{
-    applicators, hashed_position, other_leaves, Entry, NameLookup, Node, Program, Properties,
-    Settle,
+    applicators, other_leaves, Entry, NameLookup, Node, Program, Properties, Settle,
 };
 use serde_json::Value;
 use std::fmt::Write;
@@ -305,15 +304,15 @@ where
         // recursive property is walked.
         let mut deferred = Deferred::new((NodeId::default(), "", &NULL));
         for (key, value) in map {
-            let position = spec.position(key);
-            if let Some(i) = position {
+            let position = spec.find(key);
+            if let Some((_, entry)) = position {
                 let Entry {
                     node,
                     cost,
                     required,
                     settle,
                     ..
-                } = spec.entries[i];
+                } = *entry;
                 if count_required && required {
                     required_met += 1;
                 }
@@ -443,7 +442,7 @@ where
             return false;
         }
         if PATTERNS || COSTLY {
-            return self.keyed::<PATTERNS, COSTLY>(id, map, spec, |name| spec.position(name));
+            return self.keyed::<PATTERNS, COSTLY>(id, map, spec, |name| spec.find(name));
         }
         // The commonest loop, one per kind of lookup: the kind is decided once per
         // object, not per key.
@@ -458,19 +457,19 @@ where
                 self.keyed::<false, false>(id, map, spec, |name| spec.probed(index, name))
             }
             NameLookup::Hashed(names) => {
-                self.keyed::<false, false>(id, map, spec, |name| hashed_position(names, name))
+                self.keyed::<false, false>(id, map, spec, |name| spec.hashed(names, name))
             }
         }
     }
 
     /// The loop of [`Vm::plain_properties`], finding each key's entry by `find`.
     #[inline(always)]
-    fn keyed<const PATTERNS: bool, const COSTLY: bool>(
+    fn keyed<'s, const PATTERNS: bool, const COSTLY: bool>(
         &mut self,
         id: NodeId,
         map: &serde_json::Map<String, Value>,
-        spec: &Properties,
-        find: impl Fn(&str) -> Option<usize>,
+        spec: &'s Properties,
+        find: impl Fn(&str) -> Option<(usize, &'s Entry)>,
     ) -> bool {
         // Unused when `additional_settle` is `Pass` (no `additionalProperties`).
         let additional = spec.additional.unwrap_or(id);
@@ -492,7 +491,7 @@ where
                     }
                 }
             }
-            let Some(i) = position else {
+            let Some((_, entry)) = position else {
                 if !matched && !self.additional(id, additional, spec.additional_settle, key, value)
                 {
                     return false;
@@ -500,9 +499,13 @@ where
                 continue;
             };
             let Entry {
-                node, cost, settle, ..
-            } = spec.entries[i];
-            required_met += u32::from(spec.entries[i].required);
+                node,
+                cost,
+                settle,
+                required,
+                ..
+            } = *entry;
+            required_met += u32::from(required);
             if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
                 && !self.settle(node, settle, value, Step::Key(key))
             {
@@ -543,10 +546,7 @@ where
             let i = i as usize;
             // By the entry's spelling, beside its other fields, when that decides: the
             // name's bytes are a pointer away.
-            let (Some(entry), Some(true)) = (
-                spec.entries.get(i),
-                spec.is_named_at(i, key, || Spelling::of(key)),
-            ) else {
+            let Some(entry) = spec.named_at(i, key, || Spelling::of(key)) else {
                 return false;
             };
             if !self.settle(entry.node, entry.settle, value, Step::Key(key)) {
@@ -746,7 +746,7 @@ where
     /// sending `null` is a model's common way of leaving a value out.
     #[cold]
     fn null_for_optional(&mut self, before: usize, spec: &Properties, key: &str) {
-        let required = spec.position(key).is_some_and(|i| spec.entries[i].required);
+        let required = spec.find(key).is_some_and(|(_, entry)| entry.required);
         if !EXPLAIN || required || !spec.required_known {
             return;
         }
