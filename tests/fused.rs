@@ -872,3 +872,88 @@ proptest! {
         }
     }
 }
+
+/// The names of a record of plain fields, short and long enough for every way a key's
+/// spelling is read, and keys near them.
+const PLAIN_NAMES: [&str; 6] = ["a", "ab", "hour", "temp", "conditions", "sixteen_bytes_ok"];
+const NEAR_PLAIN_NAMES: [&str; 7] = [
+    "b",
+    "abc",
+    "hout",
+    "tamp",
+    "conditionz",
+    "sixteen_bytes_no",
+    "",
+];
+
+/// Records that every name of `names` requires, closed, each field a lone `type`
+/// (typed) or the same type behind a check that always passes (plain): the same
+/// meaning, run by the typed loop or the general exact one.
+fn plain_record(names: &[&str], typed: bool) -> Value {
+    let field = |i: usize| {
+        let kind = ["string", "number", "integer", "boolean"][i % 4];
+        match typed {
+            true => json!({ "type": kind }),
+            false => json!({ "type": kind, "not": {"const": "never sent"} }),
+        }
+    };
+    let properties: serde_json::Map<String, Value> = (names.iter().enumerate())
+        .map(|(i, name)| (name.to_string(), field(i)))
+        .collect();
+    json!({"type": "array", "items": {
+        "type": "object", "properties": properties, "required": names,
+        "additionalProperties": false
+    }})
+}
+
+/// Arrays of objects whose keys are the record's names, a near name or a missing one,
+/// with values of each type.
+fn plain_records(names: usize) -> impl Strategy<Value = Value> {
+    let value = prop_oneof![
+        Just(json!("x")),
+        Just(json!(1)),
+        Just(json!(1.5)),
+        Just(json!(true)),
+        Just(json!(null)),
+        Just(json!({})),
+    ];
+    let key = prop_oneof![
+        4 => (0..names).prop_map(|i| PLAIN_NAMES[i].to_string()),
+        1 => (0..NEAR_PLAIN_NAMES.len()).prop_map(|i| NEAR_PLAIN_NAMES[i].to_string()),
+    ];
+    let object = proptest::collection::btree_map(key, value, 0..names + 2)
+        .prop_map(|map| Value::Object(map.into_iter().collect()));
+    proptest::collection::vec(object, 0..4).prop_map(Value::Array)
+}
+
+proptest! {
+    #[test]
+    fn a_record_of_plain_fields_agrees_with_the_general_exact_loop(
+        names in 1..=PLAIN_NAMES.len(),
+        instance in plain_records(PLAIN_NAMES.len()),
+    ) {
+        let names = &PLAIN_NAMES[..names];
+        let typed = Validator::new(&plain_record(names, true)).unwrap();
+        let plain = Validator::new(&plain_record(names, false)).unwrap();
+        let verdict = typed.is_valid(&instance);
+        prop_assert_eq!(verdict, plain.is_valid(&instance), "{}", instance);
+        prop_assert_eq!(verdict, typed.validate(&instance).is_ok(), "{}", instance);
+    }
+}
+
+#[test]
+fn a_record_of_plain_fields_accepts_exactly_its_shape() {
+    let validator = Validator::new(&plain_record(&PLAIN_NAMES, true)).unwrap();
+    let good = json!({"a": "x", "ab": 1.5, "hour": 2, "temp": true,
+        "conditions": "x", "sixteen_bytes_ok": 1});
+    assert!(validator.is_valid(&json!([good.clone(), good.clone()])));
+    for (key, value) in [("hour", json!(2.5)), ("temp", json!("x"))] {
+        let mut bad = good.clone();
+        bad[key] = value;
+        assert!(!validator.is_valid(&json!([good.clone(), bad])), "{key}");
+    }
+    let mut renamed = good.as_object().unwrap().clone();
+    let value = renamed.remove("sixteen_bytes_ok").unwrap();
+    renamed.insert("sixteen_bytes_no".to_string(), value);
+    assert!(!validator.is_valid(&json!([Value::Object(renamed)])));
+}

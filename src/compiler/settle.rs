@@ -8,6 +8,8 @@
 
 use super::Compiler;
 use crate::ids::{NodeId, TableId};
+use crate::json::types::TypeSet;
+use crate::names::Spelling;
 use crate::program::{Node, Program, Properties, Settle};
 
 impl Compiler<'_> {
@@ -49,6 +51,7 @@ impl Compiler<'_> {
             table.costly =
                 branch && (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
             table.open = table.patterns.is_empty() && table.additional_settle == Settle::Pass;
+            table.typed = typed_order(table);
         }
         for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);
@@ -85,6 +88,23 @@ fn exact_order(table: &Properties, additional: Settle) -> Option<Box<[u32]>> {
         name(a).cmp(name(b))
     });
     Some(order.into_boxed_slice())
+}
+
+/// [`Properties::typed`] of `table`, once its entries are settled: its names' spellings
+/// and type sets in the exact order, when every name is decided by its spelling and
+/// every entry settles as a lone `type`.
+fn typed_order(table: &Properties) -> Option<Box<[(Spelling, TypeSet)]>> {
+    let order = table.exact.as_deref()?;
+    (order.iter())
+        .map(|&i| {
+            let (name, _) = table.named.get(i as usize)?;
+            let entry = table.entries.get(i as usize)?;
+            match entry.settle {
+                Settle::Type(set) if Spelling::decides(name.len()) => Some((entry.spelling, set)),
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// Which property tables (of `count`) are the body of an `anyOf` / `oneOf` branch: where

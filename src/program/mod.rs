@@ -797,6 +797,12 @@ pub(crate) struct Properties {
     /// pass, which then settles the table's slots as [`Settle::Exact`]; `None` for any
     /// other table).
     pub(crate) exact: Option<Box<[u32]>>,
+    /// For an [`exact`](Properties::exact) table whose names are all decided by their
+    /// [`Spelling`] and whose entries all settle as a lone `type` (a record of plain
+    /// fields, the commonest shape of tool results): each name's spelling and type set,
+    /// in the same order, so that a key costs a compare and a bit test, without the
+    /// entry's fetch and the settle's dispatch (set by the compiler's last pass).
+    pub(crate) typed: Option<Box<[(Spelling, TypeSet)]>>,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.
@@ -1300,6 +1306,7 @@ impl Program {
                     + vec(&p.entries)
                     + vec(&p.patterns)
                     + p.exact.as_deref().map_or(0, slice)
+                    + p.typed.as_deref().map_or(0, slice)
             })
             + vec_with(&self.items, |i| slice(&i.prefix_settle))
             + vec(&self.unevaluated)

@@ -542,6 +542,12 @@ where
         if map.len() != order.len() {
             return false;
         }
+        if let Some(typed) = &spec.typed {
+            // A record of plain fields: the settle of each is a bit test, decided here.
+            return (map.iter().zip(typed.iter())).all(|((key, value), &(spelling, set))| {
+                Spelling::of(key) == spelling && set.matches(value)
+            });
+        }
         for ((key, value), &i) in map.iter().zip(order) {
             let i = i as usize;
             // By the entry's spelling, beside its other fields, when that decides: the
