@@ -111,9 +111,13 @@ pub(crate) struct NameSet {
     index: Option<SetIndex>,
 }
 
-/// The index of a large [`NameSet`].
+/// The index of a [`NameSet`].
 #[derive(Clone, Debug)]
 enum SetIndex {
+    /// A small set whose names are all decided by their [`Spelling`]: the spellings, in
+    /// position order, compared with a text's (the short `enum`s of tool schemas: a
+    /// spelling and a few word compares, no name read a pointer away).
+    Spelled(Box<[Spelling]>),
     Quick(QuickIndex),
     Probed(ProbedIndex),
 }
@@ -215,13 +219,21 @@ impl NameSet {
     /// Sets shorter than this are scanned rather than searched.
     const SCAN_UP_TO: usize = 8;
 
+    /// Sets of up to this many names, each decided by its spelling, are scanned by
+    /// spelling ([`SetIndex::Spelled`]).
+    const SPELLED_UP_TO: usize = 4;
+
     /// The set of `names` (duplicates kept once).
     pub(crate) fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> NameSet {
         let mut entries: Vec<(u64, &str)> = names.into_iter().map(|s| (probe(s), s)).collect();
         entries.sort_unstable();
         entries.dedup();
         let names: Vec<&str> = entries.iter().map(|&(_, s)| s).collect();
+        let spelled = names.iter().all(|name| Spelling::decides(name.len()));
         let index = match names.len() {
+            0..=Self::SPELLED_UP_TO if spelled => Some(SetIndex::Spelled(
+                names.iter().map(|name| Spelling::of(name)).collect(),
+            )),
             0..=Self::SCAN_UP_TO => None,
             _ => (QuickIndex::build(&names).map(SetIndex::Quick))
                 .or_else(|| ProbedIndex::build(&names).map(SetIndex::Probed)),
@@ -253,6 +265,10 @@ impl NameSet {
     #[inline]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
+            Some(SetIndex::Spelled(spellings)) => {
+                let spelling = Spelling::of(name);
+                spellings.iter().position(|&known| known == spelling)
+            }
             Some(SetIndex::Quick(index)) => {
                 let at = index.candidate(name)?;
                 same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
@@ -290,6 +306,7 @@ impl NameSet {
     /// Heap bytes held.
     pub(crate) fn memory_usage(&self) -> usize {
         let index = match &self.index {
+            Some(SetIndex::Spelled(spellings)) => crate::memory::slice(spellings),
             Some(SetIndex::Quick(index)) => index.memory_usage(),
             Some(SetIndex::Probed(index)) => index.memory_usage(),
             None => 0,
@@ -491,6 +508,21 @@ mod tests {
                 "[a-e]{0,3}|[A-Za-z_$-]{1,12}|prefix-[ab]{0,12}-suffix", 0..300),
             others in proptest::collection::vec(
                 "[a-e]{0,4}|[A-Za-z_$-]{1,12}|prefix-[ab]{0,12}-suffix", 0..20),
+        ) {
+            let set = NameSet::new(names.iter().map(String::as_str));
+            let listed: Vec<&str> = set.names().collect();
+            prop_assert_eq!(listed.len(), names.len());
+            finds_exactly(&listed, &others, |name| set.position(name))?;
+        }
+
+        #[test]
+        fn a_small_name_set_finds_each_name_and_no_other(
+            // The short `enum`s: found by spelling when every name is decided by it
+            // (up to 16 bytes), else scanned.
+            names in proptest::collection::btree_set(
+                "[a-c]{0,3}|[a\u{e9}]{1,9}|prefix-[ab]{0,12}-suffix", 0..6),
+            others in proptest::collection::vec(
+                "[a-c]{0,4}|[a\u{e9}]{1,9}|prefix-[ab]{0,12}-suffix", 0..20),
         ) {
             let set = NameSet::new(names.iter().map(String::as_str));
             let listed: Vec<&str> = set.names().collect();
