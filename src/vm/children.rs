@@ -648,20 +648,42 @@ where
             | Settle::Exact(_)
             | Settle::List(_)
             | Settle::ByKind(_)
-            | Settle::Eval) => map
-                .iter()
-                .all(|(key, value)| self.nest(node, settle, value, Step::Key(key))),
+            | Settle::Eval) => {
+                // Plain loops, here and below: as `Iterator::all`, LLVM kept the B-tree
+                // walk out of line inside this large function, a call per key.
+                for (key, value) in map {
+                    if !self.nest(node, settle, value, Step::Key(key)) {
+                        return false;
+                    }
+                }
+                true
+            }
             settle @ (Settle::Strings(_)
             | Settle::Text { .. }
             | Settle::Pattern(_)
             | Settle::Range(_)
             | Settle::Checks(_)
-            | Settle::Leaf) => map.values().all(|value| {
-                let (ok, work) =
-                    leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
-                self.paid(id, ok, work)
-            }),
+            | Settle::Leaf) => self.leaf_values(id, node, settle, map),
         }
+    }
+
+    /// [`Vm::only_additional`] for a leaf `additionalProperties` (`node`, settled as
+    /// `settle`): every value's verdict and its work paid, in a small loop of its own.
+    #[inline(never)]
+    fn leaf_values(
+        &mut self,
+        id: NodeId,
+        node: NodeId,
+        settle: Settle,
+        map: &serde_json::Map<String, Value>,
+    ) -> bool {
+        for value in map.values() {
+            let (ok, work) = leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
+            if !self.paid(id, ok, work) {
+                return false;
+            }
+        }
+        true
     }
 
     /// The verdict of a folded `required` that some name failed: `false`, with the
