@@ -221,7 +221,7 @@ impl NameSet {
 
     /// Sets of up to this many names, each decided by its spelling, are scanned by
     /// spelling ([`SetIndex::Spelled`]).
-    const SPELLED_UP_TO: usize = 4;
+    const SPELLED_UP_TO: usize = 8;
 
     /// The set of `names` (duplicates kept once).
     pub(crate) fn new<'n>(names: impl IntoIterator<Item = &'n str>) -> NameSet {
