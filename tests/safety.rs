@@ -88,6 +88,30 @@ fn deeply_nested_arrays_of_records_are_an_error_not_a_stack_overflow() {
 }
 
 #[test]
+fn deeply_nested_arrays_of_lists_and_unions_are_an_error_not_a_stack_overflow() {
+    // Items that settle as a nested list, and as a union told apart by kind, run in
+    // the same loop as records.
+    let list = json!({"type": "array", "items": {"type": "array", "items": {"$ref": "#"}}});
+    let by_kind = json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}});
+    let instance = nested_arrays(100_000);
+    for schema in [list, by_kind] {
+        let validator = Validator::new(&schema).unwrap();
+        assert!(validator.is_valid(&nested_arrays(20)), "{schema}");
+        assert!(!validator.is_valid(&instance), "{schema}");
+        let error = validator.validate(&instance).unwrap_err();
+        assert_eq!(error.kind(), ValidationErrorKind::DepthExceeded, "{schema}");
+        let negated = Validator::new(&json!({"not": schema})).unwrap();
+        assert!(!negated.is_valid(&instance), "{schema}");
+        // A wrong item at depth, after good ones.
+        let mut bad = nested_arrays(20);
+        bad[0][0].as_array_mut().unwrap().push(json!(7));
+        assert!(!validator.is_valid(&bad), "{schema}");
+        assert!(validator.validate(&bad).is_err(), "{schema}");
+    }
+    dismantle(instance);
+}
+
+#[test]
 fn a_deeply_nested_schema_is_an_error_not_a_stack_overflow() {
     // Built by moving, not with `json!` (which would serialize the inner value).
     let mut schema = json!({"type": "integer"});

@@ -83,10 +83,24 @@ where
                     })
                 }
                 Settle::Exact(table) if !EXPLAIN && !self.tracking => {
-                    self.records::<true>(rest, table, rest_items)
+                    self.nested_items(rest, rest_items, |vm, item| {
+                        item.is_object().then(|| vm.exact_record(rest, item, table))
+                    })
                 }
                 Settle::Record(table) if !EXPLAIN && !self.tracking => {
-                    self.records::<false>(rest, table, rest_items)
+                    self.nested_items(rest, rest_items, |vm, item| {
+                        item.is_object().then(|| vm.properties(rest, item, table))
+                    })
+                }
+                Settle::List(table) if !EXPLAIN && !self.tracking => {
+                    self.nested_items(rest, rest_items, |vm, item| {
+                        item.is_array().then(|| vm.items(rest, item, table))
+                    })
+                }
+                Settle::ByKind(table) if !EXPLAIN && !self.tracking => {
+                    self.nested_items(rest, rest_items, |vm, item| {
+                        Some(vm.by_kind(rest, item, table))
+                    })
                 }
                 settle => {
                     let mut all = true;
@@ -120,18 +134,19 @@ where
         ok
     }
 
-    /// The fast mode's loop over the items of an array of records (`items` whose
-    /// schema settles as a [`Settle::Record`] table `table` of `node`, or with `EXACT`
-    /// a [`Settle::Exact`] one): what [`Vm::settle`] does for each item, with the
-    /// level's bounds checked once for all (the items are siblings, one level down) and
-    /// the kind of table decided once. An item that is not an object, or that the
-    /// budget cannot pay for, is evaluated as any child is.
+    /// The fast mode's loop over the items of an array whose item schema (`node`)
+    /// settles as a table run straight away ([`Settle::Record`], [`Settle::Exact`],
+    /// [`Settle::List`], [`Settle::ByKind`]): what [`Vm::settle`] does for each item,
+    /// with the level's bounds checked once for all (the items are siblings, one level
+    /// down) and the kind of table decided once, by the caller's `run` (`None` for an
+    /// item the table does not take as it is). Such an item, or one the budget cannot
+    /// pay for, is evaluated as any child is.
     #[inline(never)]
-    fn records<const EXACT: bool>(
+    fn nested_items(
         &mut self,
         node: NodeId,
-        table: TableId,
         items: &[Value],
+        run: impl Fn(&mut Self, &Value) -> Option<bool>,
     ) -> bool {
         if items.is_empty() {
             return true;
@@ -140,18 +155,23 @@ where
             return self.stop(node);
         }
         for (i, item) in items.iter().enumerate() {
-            let ok = match item {
-                Value::Object(_) if self.steps != 0 => {
+            let ran = match self.steps {
+                0 => None,
+                _ => {
                     self.steps -= 1;
                     self.depth += 1;
-                    let ok = match EXACT {
-                        true => self.exact_record(node, item, table),
-                        false => self.properties(node, item, table),
-                    };
+                    let ran = run(self, item);
                     self.depth -= 1;
-                    ok
+                    // Not taken: the step is the evaluation's, below.
+                    if ran.is_none() {
+                        self.steps += 1;
+                    }
+                    ran
                 }
-                _ => self.descend(node, item, Step::Index(i)),
+            };
+            let ok = match ran {
+                Some(ok) => ok,
+                None => self.descend(node, item, Step::Index(i)),
             };
             if !ok {
                 return false;
