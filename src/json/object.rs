@@ -26,9 +26,14 @@ pub(crate) fn get<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Val
 /// loops, whose code must stay small (inlined, the walk cost some unrelated loops 3%).
 #[inline(never)]
 fn scan<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
-    map.iter()
-        .find(|(key, _)| same_bytes(key.as_bytes(), name.as_bytes()))
-        .map(|(_, value)| value)
+    let same = |(key, _): &(&String, &Value)| same_bytes(key.as_bytes(), name.as_bytes());
+    // The keys come in byte order: a name from the second half of the lowercase
+    // alphabet (`specVersion`, `type`) is nearer the end.
+    let found = match name.as_bytes().first() {
+        Some(&first) if first > b'm' => map.iter().rev().find(same),
+        _ => map.iter().find(same),
+    };
+    found.map(|(_, value)| value)
 }
 
 /// Whether `map` has a property called `name`.
