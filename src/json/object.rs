@@ -3,8 +3,9 @@
 //! `serde_json`'s map is a B-tree ordered by `str`'s `Ord`, so `Map::get` compares the
 //! name with about half the keys through a call to `memcmp` each. The objects of tool
 //! calls and configuration files are small, and their keys mostly differ in length:
-//! walking the keys and comparing lengths first (then the bytes, inline) finds a name
-//! in a fraction of the instructions. Larger objects are searched as before.
+//! walking the keys (from the end nearer the name's first byte) and comparing lengths
+//! first (then the bytes, inline) finds a name in a fraction of the instructions.
+//! Larger objects are searched as before.
 
 use crate::names::same_bytes;
 use serde_json::{Map, Value};
