@@ -518,17 +518,8 @@ where
                 }
                 continue;
             };
-            let Entry {
-                node,
-                cost,
-                settle,
-                required,
-                ..
-            } = *entry;
-            required_met += u32::from(required);
-            if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
-                && !self.settle(node, settle, value, Step::Key(key))
-            {
+            required_met += u32::from(entry.required);
+            if !self.named_entry::<COSTLY>(entry, key, value, &mut deferred) {
                 return false;
             }
         }
@@ -543,6 +534,24 @@ where
         (deferred.sorted())
             .iter()
             .all(|&(_, (node, value))| self.descend(node, value, Step::Index(0)))
+    }
+
+    /// The fast loops' step for a key `key` (its `value`) that names `entry`: holds a
+    /// costly schema back (with `COSTLY`) or settles the value at once; `false` when
+    /// that failed.
+    #[inline(always)]
+    fn named_entry<'v, const COSTLY: bool>(
+        &mut self,
+        entry: &Entry,
+        key: &str,
+        value: &'v Value,
+        deferred: &mut Deferred<(NodeId, &'v Value)>,
+    ) -> bool {
+        let Entry {
+            node, cost, settle, ..
+        } = *entry;
+        (COSTLY && cost >= Program::COSTLY && deferred.push(cost, (node, value)))
+            || self.settle(node, settle, value, Step::Key(key))
     }
 
     /// [`Vm::properties`] in the fast mode for an object against a table with an
@@ -628,17 +637,8 @@ where
             let Some(value) = crate::json::object::get(map, name) else {
                 continue;
             };
-            let Entry {
-                node,
-                cost,
-                required,
-                settle,
-                ..
-            } = *entry;
-            required_met += u32::from(required);
-            if (!COSTLY || cost < Program::COSTLY || !deferred.push(cost, (node, value)))
-                && !self.settle(node, settle, value, Step::Key(name))
-            {
+            required_met += u32::from(entry.required);
+            if !self.named_entry::<COSTLY>(entry, name, value, &mut deferred) {
                 return false;
             }
         }
