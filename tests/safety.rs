@@ -55,9 +55,9 @@ fn dismantle_records(mut value: Value) {
 }
 
 /// `schema` stops `deep` (its own shape nested 100,000 times) with `DepthExceeded`,
-/// negated too, accepts `shallow` (20 levels) and rejects `bad` (a wrong item at depth
-/// after good ones), in either mode.
-fn stops_at_depth(schema: &Value, deep: &Value, shallow: &Value, bad: &Value) {
+/// negated too, accepts `shallow` (20 levels) and rejects each of `bad` (a wrong item
+/// at depth after good ones), in either mode.
+fn stops_at_depth(schema: &Value, deep: &Value, shallow: &Value, bad: &[Value]) {
     let validator = Validator::new(schema).unwrap();
     assert!(validator.is_valid(shallow), "{schema}");
     assert!(!validator.is_valid(deep), "{schema}");
@@ -65,8 +65,10 @@ fn stops_at_depth(schema: &Value, deep: &Value, shallow: &Value, bad: &Value) {
     assert_eq!(error.kind(), ValidationErrorKind::DepthExceeded, "{schema}");
     let negated = Validator::new(&json!({"not": schema})).unwrap();
     assert!(!negated.is_valid(deep), "{schema}");
-    assert!(!validator.is_valid(bad), "{schema}");
-    assert!(validator.validate(bad).is_err(), "{schema}");
+    for bad in bad {
+        assert!(!validator.is_valid(bad), "{schema} {bad}");
+        assert!(validator.validate(bad).is_err(), "{schema} {bad}");
+    }
 }
 
 #[test]
@@ -79,11 +81,12 @@ fn deeply_nested_arrays_of_tables_are_an_error_not_a_stack_overflow() {
     let exact = json!({"type": "array", "items": {"type": "object",
         "properties": {"a": {"$ref": "#"}}, "required": ["a"], "additionalProperties": false}});
     let deep = nested_records(100_000);
-    let mut bad = nested_records(20);
-    bad[0]["a"][0]["a"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"a": 1}));
+    // A record whose `a` is no list, and an item that is no record.
+    let bad = [json!({"a": 1}), json!(7)].map(|item| {
+        let mut bad = nested_records(20);
+        bad[0]["a"][0]["a"].as_array_mut().unwrap().push(item);
+        bad
+    });
     for schema in [open, exact] {
         stops_at_depth(&schema, &deep, &nested_records(20), &bad);
     }
@@ -95,7 +98,12 @@ fn deeply_nested_arrays_of_tables_are_an_error_not_a_stack_overflow() {
     let mut bad = nested_arrays(20);
     bad[0][0].as_array_mut().unwrap().push(json!(7));
     for schema in [list, by_kind] {
-        stops_at_depth(&schema, &deep, &nested_arrays(20), &bad);
+        stops_at_depth(
+            &schema,
+            &deep,
+            &nested_arrays(20),
+            std::slice::from_ref(&bad),
+        );
     }
     dismantle(deep);
 }
