@@ -151,7 +151,7 @@ where
         if items.is_empty() {
             return true;
         }
-        if self.depth >= self.max_depth || self.depth_guard_exhausted() {
+        if self.no_level_below() {
             return self.stop(node);
         }
         for (i, item) in items.iter().enumerate() {

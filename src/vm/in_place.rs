@@ -400,7 +400,7 @@ where
                 return self.stop(otherwise);
             }
             self.steps -= 1;
-            if self.depth >= self.max_depth || self.depth_guard_exhausted() {
+            if self.no_level_below() {
                 return self.stop(otherwise);
             }
             self.depth += 1;

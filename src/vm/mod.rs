@@ -576,7 +576,7 @@ where
     /// was just taken: its check could not fail.
     #[inline(always)]
     fn nested(&mut self, id: NodeId, run: impl FnOnce(&mut Self) -> bool) -> bool {
-        if self.depth >= self.max_depth || self.depth_guard_exhausted() {
+        if self.no_level_below() {
             return self.stop(id);
         }
         self.depth += 1;
@@ -585,11 +585,12 @@ where
         ok
     }
 
-    /// Whether the stack is too short for a level below the current one: measured at
-    /// every 8th level (see [`Vm::nested`]).
+    /// Whether no level below the current one may be entered: the depth bound is
+    /// reached, or the stack is too short (measured at every 8th level, see
+    /// [`Vm::nested`]).
     #[inline(always)]
-    fn depth_guard_exhausted(&self) -> bool {
-        self.depth % 8 == 7 && self.stack.exhausted()
+    fn no_level_below(&self) -> bool {
+        self.depth >= self.max_depth || (self.depth % 8 == 7 && self.stack.exhausted())
     }
 
     /// A leaf other than `true` and `type`: its verdict, the extra steps its loop took,
