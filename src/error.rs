@@ -211,7 +211,7 @@ impl ValidationErrorKind {
 /// assert_eq!(err.message(), "1 is less than the minimum of 3");
 /// assert_eq!(err.to_string(), "/n: 1 is less than the minimum of 3");
 /// assert_eq!(
-///     err.details(),
+///     err.details().as_deref(),
 ///     Some(&ErrorDetails::Range { keyword: "minimum", limit: 3.into() })
 /// );
 /// assert!(err.context().is_empty());
@@ -245,7 +245,7 @@ impl ValidationErrorKind {
 /// error that way.
 #[derive(Clone)]
 pub struct ValidationError {
-    kind: ValidationErrorKind,
+    failed: Failed,
     /// Where the message quotes the instance, in the room beside the offsets.
     quotation: Quotation,
     /// Where the instance location ends (`(root)` stands for the empty one), followed
@@ -263,6 +263,19 @@ pub struct ValidationError {
     /// The operands and the closest branch's errors, boxed apart so that an error
     /// stays six words.
     extra: Option<Box<Extra>>,
+}
+
+/// What [`ValidationError::kind`] reads, as an error keeps it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Failed {
+    /// Any kind of failure.
+    Kind(ValidationErrorKind),
+    /// A property `additionalProperties` / `unevaluatedProperties` does not allow
+    /// ([`ValidationErrorKind::Unexpected`]): its [`ErrorDetails::Unexpected`] are read
+    /// from the instance location, whose last token names the property, rather than
+    /// kept (a failing `validate` on a small MCP instance spent a fifth of its
+    /// instructions allocating and freeing them).
+    UnexpectedProperty,
 }
 
 /// What some errors carry beyond their texts.
@@ -285,7 +298,7 @@ struct Extra {
 /// let v = mcp_jsonschema::Validator::new(&json!({"properties": {"name": {"maxLength": 3}}})).unwrap();
 /// let error = v.validate(&json!({"name": "Tokyo"})).unwrap_err();
 /// assert_eq!(
-///     error.details(),
+///     error.details().as_deref(),
 ///     Some(&ErrorDetails::Length { keyword: "maxLength", limit: 3, actual: 5 })
 /// );
 /// ```
@@ -585,7 +598,7 @@ impl ValidationError {
         location(&mut text);
         let schema_end = offset(text.len());
         ValidationError {
-            kind,
+            failed: Failed::Kind(kind),
             quotation,
             instance_end: offset(ROOT.len()),
             message_end,
@@ -668,7 +681,7 @@ impl ValidationError {
     /// A copy of this error without its context (its details kept).
     pub(crate) fn without_context(&self) -> ValidationError {
         ValidationError {
-            kind: self.kind,
+            failed: self.failed,
             quotation: self.quotation,
             instance_end: self.instance_end,
             message_end: self.message_end,
@@ -693,9 +706,19 @@ impl ValidationError {
         self.extra.get_or_insert_with(Box::default).details = Some(details);
     }
 
+    /// Marks an [`Unexpected`](ValidationErrorKind::Unexpected) error as one of a
+    /// property, the last token of its instance location once located: its
+    /// [`details`](ValidationError::details) name it.
+    pub(crate) fn set_unexpected_property(&mut self) {
+        self.failed = Failed::UnexpectedProperty;
+    }
+
     /// Which check failed. See the example on [`ValidationError`].
     pub fn kind(&self) -> ValidationErrorKind {
-        self.kind
+        match self.failed {
+            Failed::Kind(kind) => kind,
+            Failed::UnexpectedProperty => ValidationErrorKind::Unexpected,
+        }
     }
 
     /// JSON Pointer to the failing part of the instance (`""` is the whole instance).
@@ -725,7 +748,7 @@ impl ValidationError {
     /// ```
     pub fn keyword(&self) -> Option<&str> {
         use ValidationErrorKind as K;
-        match self.kind {
+        match self.kind() {
             K::FalseSchema | K::DepthExceeded | K::BudgetExhausted | K::InfiniteRecursion => None,
             _ => {
                 let location = self.schema_location();
@@ -742,10 +765,22 @@ impl ValidationError {
         &self.text[self.instance_end as usize + LINE_SEPARATOR.len()..self.message_end as usize]
     }
 
-    /// The operands of the failed keyword (see [`ErrorDetails`]). See the example on
-    /// [`ValidationError`].
-    pub fn details(&self) -> Option<&ErrorDetails> {
-        self.extra.as_deref()?.details.as_ref()
+    /// The operands of the failed keyword (see [`ErrorDetails`]): borrowed from the
+    /// error, or made when asked for from what it keeps (the name of an
+    /// [`Unexpected`](ErrorDetails::Unexpected) property is the last token of the
+    /// instance location). See the example on [`ValidationError`].
+    pub fn details(&self) -> Option<Cow<'_, ErrorDetails>> {
+        if self.failed == Failed::UnexpectedProperty {
+            // Masked, the name goes (see `ErrorDetails`).
+            let property = match self.quotation.is_masked() {
+                true => String::new(),
+                false => (crate::json::pointer::tokens(self.instance_location()))
+                    .and_then(|tokens| tokens.last())
+                    .map_or_else(String::new, Cow::into_owned),
+            };
+            return Some(Cow::Owned(ErrorDetails::Unexpected { property }));
+        }
+        self.extra.as_deref()?.details.as_ref().map(Cow::Borrowed)
     }
 
     /// For an `anyOf` / `oneOf` that no branch accepted: the errors of the branch that
@@ -875,7 +910,7 @@ impl ValidationError {
 /// let v = mcp_jsonschema::Validator::new(&json!({"additionalProperties": false}))?;
 /// let err = v.validate(&json!({"s3cr3t": 1})).unwrap_err();
 /// let unexpected = |property: &str| ErrorDetails::Unexpected { property: property.into() };
-/// assert_eq!(err.details(), Some(&unexpected("s3cr3t")));
+/// assert_eq!(err.details().as_deref(), Some(&unexpected("s3cr3t")));
 /// assert_eq!(err.masked().details().as_deref(), Some(&unexpected("")));
 /// assert_eq!(err.masked().to_string(), "/s3cr3t: property is not allowed");
 /// # Ok::<(), mcp_jsonschema::SchemaError>(())
@@ -906,7 +941,7 @@ impl<'e> MaskedError<'e> {
     /// [`MaskedError`].
     pub fn details(&self) -> Option<Cow<'e, ErrorDetails>> {
         let details = self.error.details()?;
-        Some(details.masked().map_or(Cow::Borrowed(details), Cow::Owned))
+        Some(details.masked().map_or(details, Cow::Owned))
     }
 }
 
@@ -922,7 +957,7 @@ impl fmt::Debug for MaskedError<'_> {
         write!(
             f,
             "MaskedError({:?}: {self} [schema {}])",
-            self.error.kind,
+            self.error.kind(),
             self.error.schema_location()
         )
     }
@@ -954,7 +989,7 @@ impl fmt::Debug for ValidationError {
         write!(
             f,
             "ValidationError({:?}: {self} [schema {}])",
-            self.kind,
+            self.kind(),
             self.schema_location()
         )
     }
@@ -1074,7 +1109,7 @@ mod tests {
             StandIn::Nothing,
         );
         unmasked.set_details(details.clone());
-        assert_eq!(unmasked.details(), Some(&details));
+        assert_eq!(unmasked.details().as_deref(), Some(&details));
         let hidden = ErrorDetails::Unexpected {
             property: String::new(),
         };
@@ -1087,7 +1122,7 @@ mod tests {
             |_| {},
         );
         masked.set_details(details);
-        assert_eq!(masked.details(), Some(&hidden));
+        assert_eq!(masked.details().as_deref(), Some(&hidden));
         assert_eq!(masked.masked().message(), masked.message());
     }
 }

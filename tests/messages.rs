@@ -5,6 +5,7 @@
 
 use mcp_jsonschema::{ErrorDetails, ValidationError, ValidationErrorKind, Validator};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 
 fn first_error(schema: &Value, instance: &Value) -> ValidationError {
     let validator = Validator::new(schema).unwrap_or_else(|e| panic!("{schema}: {e}"));
@@ -348,7 +349,7 @@ fn errors_carry_their_operands() {
     let details = |instance: Value| -> Vec<Option<ErrorDetails>> {
         validator
             .iter_errors(&instance)
-            .map(|e| e.details().cloned())
+            .map(|e| e.details().map(Cow::into_owned))
             .collect()
     };
     let one = |instance: Value| {
@@ -430,6 +431,68 @@ fn errors_carry_their_operands() {
             property: "wind".into()
         })
     );
+}
+
+/// An unexpected property's details are read from the error's instance location, not
+/// kept: the name comes back whole, however the pointer escapes it and wherever the
+/// error sits (nested, inside a union's context, `unevaluatedProperties`, listed).
+#[test]
+fn unexpected_properties_are_named_from_the_location() {
+    let unexpected = |property: &str| {
+        Some(ErrorDetails::Unexpected {
+            property: property.into(),
+        })
+    };
+    let nested = Validator::new(&json!({
+        "properties": {"a/b": {"properties": {"x": true}, "additionalProperties": false}},
+        "unevaluatedProperties": false
+    }))
+    .unwrap();
+    for key in ["~", "/", "a~1b", "~0/~1", "", "é ü", "0", "wind"] {
+        let error = nested.validate(&json!({"a/b": {key: 1}})).unwrap_err();
+        assert_eq!(
+            error.details().as_deref(),
+            unexpected(key).as_ref(),
+            "{key:?}"
+        );
+        assert_eq!(error.kind(), ValidationErrorKind::Unexpected);
+        let error = nested.validate(&json!({key: 1})).unwrap_err();
+        assert_eq!(
+            error.details().as_deref(),
+            unexpected(key).as_ref(),
+            "{key:?}"
+        );
+        assert_eq!(error.keyword(), Some("unevaluatedProperties"));
+    }
+    // A closed branch of a union, explained as the context of its error.
+    let union = Validator::new(&json!({"oneOf": [
+        {"properties": {"k": {"const": 1}, "x~y": {"type": "object", "additionalProperties": false}}, "required": ["k"]},
+        {"properties": {"k": {"const": 2}}, "required": ["k"]}
+    ]}))
+    .unwrap();
+    let error = union
+        .validate(&json!({"k": 1, "x~y": {"n/m": 0}}))
+        .unwrap_err();
+    let context = error.context();
+    assert_eq!(context.len(), 1, "{error}");
+    assert_eq!(context[0].instance_location(), "/x~0y/n~1m");
+    assert_eq!(context[0].details().as_deref(), unexpected("n/m").as_ref());
+    let listed: Vec<_> = (union.iter_errors(&json!({"k": 1, "x~y": {"n/m": 0}})))
+        .flat_map(|e| {
+            let context: Vec<_> = e
+                .context()
+                .iter()
+                .map(|c| c.details().map(Cow::into_owned))
+                .collect();
+            context
+        })
+        .collect();
+    assert_eq!(listed, vec![unexpected("n/m")]);
+    // The items of a closed tuple are `Unexpected` too, but name no property.
+    let tuple = Validator::new(&json!({"prefixItems": [true], "items": false})).unwrap();
+    let error = tuple.validate(&json!([1, 2])).unwrap_err();
+    assert_eq!(error.kind(), ValidationErrorKind::Unexpected);
+    assert_eq!(error.details(), None);
 }
 
 #[test]

@@ -7,7 +7,7 @@ use super::leaf;
 use super::marks::{self, Mark};
 use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
-use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
+use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, RegexId, Span, TableId};
 use crate::names::Spelling;
 use crate::program::{
@@ -769,10 +769,9 @@ where
             }
         });
         if let Some(error) = self.log.explained().and_then(|e| e.errors.last_mut()) {
-            // Masked, the name goes (see `ErrorDetails::Unexpected`).
-            error.set_details(ErrorDetails::Unexpected {
-                property: key.to_string(),
-            });
+            // Its details are read from the instance location, which `locate` below
+            // ends with the key.
+            error.set_unexpected_property();
         }
         self.locate(before, Step::Key(key));
         ok
@@ -982,21 +981,33 @@ fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n
     // bound below).
     let key_bytes = (key.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
     'names: for name in names {
-        let distance = if ascii_key && name.is_ascii() {
-            // Each byte of the name that the key lacks takes an edit of its own, as does
-            // each byte of length between them: lower bounds found in one pass over the
-            // name, left as soon as they exceed `most`, which rules out most names.
-            if key.len().abs_diff(name.len()) > most {
-                continue;
-            }
+        // Lower bounds on the distance, which rule out most names before it is
+        // computed: the difference in length (a name has no more characters than
+        // bytes), and against an ASCII key, one edit per ASCII byte of the name that the
+        // key lacks, counted in one pass over the name that leaves at the first byte over
+        // `most` (and at a byte of another character: the distance then counts those).
+        if name.len() + most < key_chars {
+            continue;
+        }
+        let mut ascii_name = ascii_key;
+        if ascii_key {
             let mut absent = 0;
             for b in name.bytes() {
+                if !b.is_ascii() {
+                    ascii_name = false;
+                    break;
+                }
                 if key_bytes & (1 << (b & 63)) == 0 {
                     absent += 1;
                     if absent > most {
                         continue 'names;
                     }
                 }
+            }
+        }
+        let distance = if ascii_name {
+            if name.len() > key.len() + most {
+                continue;
             }
             edit_distance(key.as_bytes(), name.as_bytes(), most)
         } else {

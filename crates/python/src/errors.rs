@@ -54,7 +54,7 @@ pub(crate) fn validation_error<'py>(
         error.schema_location(),
         error.keyword(),
         kind,
-        details(py, error.details())?,
+        details(py, error.details().as_deref())?,
         context,
     ))
 }
