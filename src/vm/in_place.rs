@@ -4,7 +4,7 @@
 //! survive: a failing branch's are dropped, as JSON Schema drops annotations of failed
 //! subschemas.
 
-use super::{leaf, Journal, Logged, Mode, Step, Vm};
+use super::{leaf, Journal, Logged, Message, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
@@ -252,7 +252,7 @@ where
                     out.push_str("missing required property ");
                     out.name(tag.property);
                     out.push_str(": ");
-                    leaf::one_of(out, &options);
+                    leaf::one_of(out, &options, Message::operand);
                 });
                 ErrorDetails::Required {
                     missing: tag.property.to_string(),
@@ -260,7 +260,9 @@ where
                 }
             }
             Some(value) => {
-                self.fail(id, Kind::Enum, |out| leaf::not_one_of(out, &options, value));
+                self.fail(id, Kind::Enum, |out| {
+                    leaf::not_one_of(out, &options, Message::operand, value)
+                });
                 self.locate(before, Step::Key(tag.property));
                 ErrorDetails::Enum { options }
             }

@@ -788,22 +788,18 @@ pub(super) fn explain(
         Node::Enum(span) => {
             let options = program.values[span].to_vec();
             report(Kind::Enum, Some(ErrorDetails::Enum { options }), &|out| {
-                not_one_of(out, &program.values[span], value);
+                not_one_of(out, &program.values[span], Message::operand, value);
             });
         }
         Node::StringEnum(table) => {
-            let options: Vec<Value> = (program.string_sets[table].listed())
+            let set = &program.string_sets[table];
+            let options = (set.listed())
                 .map(|option| Value::String(option.to_owned()))
                 .collect();
-            report(
-                Kind::Enum,
-                Some(ErrorDetails::Enum {
-                    options: options.clone(),
-                }),
-                &|out| {
-                    not_one_of(out, &options, value);
-                },
-            );
+            // The message from the set: the options are made once, for the details.
+            report(Kind::Enum, Some(ErrorDetails::Enum { options }), &|out| {
+                not_one_of(out, set.listed(), Message::operand_text, value);
+            });
         }
         Node::MultipleOf(n) => {
             let divisor = program.numbers[n].clone();
@@ -921,20 +917,29 @@ pub(super) fn explain(
 }
 
 /// "expected one of A, B, got C".
-pub(super) fn not_one_of(out: &mut Message, options: &[Value], value: &Value) {
-    one_of(out, options);
+pub(super) fn not_one_of<T>(
+    out: &mut Message,
+    options: impl IntoIterator<Item = T>,
+    write: impl Fn(&mut Message, T),
+    value: &Value,
+) {
+    one_of(out, options, write);
     out.push_str(", got ");
     out.value(value);
 }
 
-/// "expected one of A, B".
-pub(super) fn one_of(out: &mut Message, options: &[Value]) {
+/// "expected one of A, B", each option written by `write`.
+pub(super) fn one_of<T>(
+    out: &mut Message,
+    options: impl IntoIterator<Item = T>,
+    write: impl Fn(&mut Message, T),
+) {
     out.push_str("expected one of ");
-    for (i, option) in options.iter().enumerate() {
+    for (i, option) in options.into_iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        out.operand(option);
+        write(out, option);
     }
 }
 

@@ -72,6 +72,14 @@ impl Message {
         show_into(&mut self.text, value);
     }
 
+    /// Writes `text`, a string of the schema, as [`Message::operand`] writes it as a
+    /// value.
+    pub(super) fn operand_text(&mut self, text: &str) {
+        let start = self.text.len();
+        quote_into(&mut self.text, text);
+        cut(&mut self.text, start, true);
+    }
+
     /// Writes `name`, one of the schema's property names, as a JSON string.
     pub(super) fn name(&mut self, name: &str) {
         quote_into(&mut self.text, name);
@@ -131,9 +139,15 @@ const LIMIT: usize = 60;
 fn show_into(out: &mut String, value: &Value) {
     let start = out.len();
     render(value, out, start, 2);
+    cut(out, start, value.is_string());
+}
+
+/// Cuts the rendering written to `out` since `start` (of a string, if `string`) after
+/// about 60 characters.
+fn cut(out: &mut String, start: usize, string: bool) {
     if out.len() - start > LIMIT {
         // A string cut short still reads as one: `"abc..."`.
-        let tail = if value.is_string() { "...\"" } else { "..." };
+        let tail = if string { "...\"" } else { "..." };
         let cut = (start..=start + LIMIT - tail.len())
             .rev()
             .find(|&i| out.is_char_boundary(i))
