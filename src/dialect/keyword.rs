@@ -38,6 +38,14 @@ macro_rules! keywords {
                     $(Keyword::$variant => $name,)*
                 }
             }
+
+            /// The keyword as a JSON Pointer step, `/` and its spelling (which needs no
+            /// escape): one write where a location is written.
+            pub(crate) fn step(self) -> &'static str {
+                match self {
+                    $(Keyword::$variant => concat!("/", $name),)*
+                }
+            }
         }
     };
 }

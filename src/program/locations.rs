@@ -167,10 +167,7 @@ impl Locations {
             match *step {
                 Step::Root { start, len } if document => out.push_str(self.span(start, len)),
                 Step::Root { .. } => {}
-                Step::Keyword(keyword) => {
-                    out.push('/');
-                    out.push_str(keyword.name());
-                }
+                Step::Keyword(keyword) => out.push_str(keyword.step()),
                 Step::Index(index) => {
                     out.push('/');
                     out.push_str(IndexToken::new(index as usize).as_str());
@@ -182,8 +179,7 @@ impl Locations {
             }
         }
         if let Some(keyword) = keyword {
-            out.push('/');
-            out.push_str(keyword.name());
+            out.push_str(keyword.step());
         }
     }
 

@@ -111,7 +111,7 @@ pub(crate) fn first_error(
     if ok && vm.stopped.is_none() {
         return None;
     }
-    vm.into_errors().into_iter().next()
+    vm.into_first_error()
 }
 
 /// Every error of an instance that [`is_valid`] rejected: never empty, so the two paths
@@ -430,6 +430,19 @@ where
             explained.masked = limits.masked;
         }
         vm
+    }
+
+    /// The first of [`Vm::into_errors`], without building the list (deduplication keeps
+    /// the first of its errors first).
+    fn into_first_error(mut self) -> Option<ValidationError> {
+        let explained = self.log.explained()?;
+        if let Some(stop) = explained.stop_error.take() {
+            return Some(stop);
+        }
+        if !explained.errors.is_empty() {
+            return Some(explained.errors.swap_remove(0));
+        }
+        self.into_errors().into_iter().next()
     }
 
     /// The errors of a failed run, a stop first: never empty.
