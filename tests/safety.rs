@@ -345,3 +345,55 @@ fn an_else_if_chain_takes_a_step_and_a_level_per_link_in_either_mode() {
         }
     }
 }
+
+#[test]
+fn a_table_of_leaves_checked_before_it_is_explained_spends_what_is_valid_spends() {
+    // `validate` runs a table whose values all settle in place (a pattern among them,
+    // paid from the budget) in the fast mode first, and explains it only when that
+    // fails: under every budget the verdict is `is_valid`'s, and with room the error is
+    // the one `iter_errors` reports first.
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]{2}[0-9]{1,4}$"},
+            "mode": {"enum": ["a", "b"]},
+            "n": {"type": "integer", "minimum": 1}
+        },
+        "required": ["mode"],
+        "allOf": [
+            {"if": {"properties": {"mode": {"const": "a"}}}, "then": {"required": ["n"]}},
+            {"anyOf": [{"required": ["code"]}, {"required": ["n"]}]}
+        ]
+    });
+    let instances = [
+        json!({"code": "LH454", "mode": "a", "n": 2}),
+        json!({"code": "LH454", "mode": "a"}),
+        json!({"code": "lh454", "mode": "a", "n": 2}),
+        json!({"code": "LH454", "mode": "c", "n": 2}),
+        json!({"code": "LH454", "mode": "b", "n": 0}),
+        json!({"mode": "b"}),
+        json!({"code": "LH454"}),
+    ];
+    for steps in (1..=40).chain([1000]) {
+        let validator = Validator::options()
+            .with_step_budget(steps)
+            .build(&schema)
+            .unwrap();
+        for instance in &instances {
+            let first = validator.validate(instance).err();
+            assert_eq!(
+                validator.is_valid(instance),
+                first.is_none(),
+                "steps {steps}, {instance}: {first:?}"
+            );
+            if steps == 1000 {
+                let listed = validator.iter_errors(instance).next();
+                assert_eq!(
+                    first.as_ref().map(ToString::to_string),
+                    listed.as_ref().map(ToString::to_string),
+                    "{instance}"
+                );
+            }
+        }
+    }
+}

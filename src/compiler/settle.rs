@@ -52,6 +52,9 @@ impl Compiler<'_> {
                 branch && (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
             table.open = table.patterns.is_empty() && table.additional_settle == Settle::Pass;
             table.typed = typed_order(table);
+            table.leaves = table.patterns.is_empty()
+                && table.additional_settle.in_place()
+                && table.entries.iter().all(|entry| entry.settle.in_place());
         }
         for items in &mut items {
             items.rest_settle = items.rest.map_or(Settle::Pass, settle);

@@ -327,6 +327,27 @@ pub(crate) enum Settle {
 }
 
 impl Settle {
+    /// Whether the value is settled in place, without evaluating another table or
+    /// node: a leaf check (or none).
+    pub(crate) fn in_place(self) -> bool {
+        match self {
+            Settle::Pass
+            | Settle::Fail
+            | Settle::Type(_)
+            | Settle::Strings(_)
+            | Settle::Text { .. }
+            | Settle::Pattern(_)
+            | Settle::Range(_)
+            | Settle::Checks(_)
+            | Settle::Leaf => true,
+            Settle::Record(_)
+            | Settle::Exact(_)
+            | Settle::List(_)
+            | Settle::ByKind(_)
+            | Settle::Eval => false,
+        }
+    }
+
     /// How to settle the node `id` of `program`.
     pub(crate) fn of(program: &Program, id: NodeId) -> Settle {
         match program.nodes[id.index()] {
@@ -803,6 +824,11 @@ pub(crate) struct Properties {
     /// in the same order, so that a key costs a compare and a bit test, without the
     /// entry's fetch and the settle's dispatch (set by the compiler's last pass).
     pub(crate) typed: Option<Box<[(Spelling, TypeSet)]>>,
+    /// Whether every value the table checks settles in place ([`Settle::in_place`]: no
+    /// `patternProperties`, each named and the additional schema a leaf): its fast loop
+    /// costs a lookup and a leaf check per key, so the explaining pass may run it first
+    /// and explain only a table that fails (set by the compiler's last pass).
+    pub(crate) leaves: bool,
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.

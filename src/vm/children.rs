@@ -281,6 +281,14 @@ where
         };
         let program = self.program;
         let spec = &program.properties[table];
+        if EXPLAIN && spec.leaves && self.checks_first() && !self.in_failed_child() {
+            // A table of leaves that passes (beside a `required` or a formula that
+            // fails, say) costs the explaining pass what it costs `is_valid`: the
+            // loop that records nothing, its steps spent only if it passes.
+            if self.passes_quietly(|fast| fast.properties(id, instance, table)) {
+                return true;
+            }
+        }
         if !self.spend(id, spec.steps(map.len())) {
             return false;
         }

@@ -699,10 +699,7 @@ where
         value: &Value,
         step: Step<'_>,
     ) -> bool {
-        let check_first = self.log.explained_ref().is_some_and(|explained| {
-            !explained.exhaustive && !explained.in_failed_child && explained.annotating.is_none()
-        });
-        if !check_first {
+        if !self.checks_first() || self.in_failed_child() {
             return self.descend(node, value, step);
         }
         if self.passes_quietly(|fast| fast.nest(node, settle, value, step)) {
@@ -712,6 +709,23 @@ where
         let ok = self.descend(node, value, step);
         self.set_in_failed_child(false);
         ok
+    }
+
+    /// Whether the explaining pass checks a part in the fast mode before it explains
+    /// it (see [`Vm::check_then_explain`]): only looking for the first error, without
+    /// tracking evaluated locations or annotating.
+    #[inline(always)]
+    fn checks_first(&self) -> bool {
+        !self.tracking
+            && (self.log.explained_ref())
+                .is_some_and(|explained| !explained.exhaustive && explained.annotating.is_none())
+    }
+
+    /// Whether a child being explained failed its fast check (see
+    /// [`Vm::check_then_explain`]).
+    #[inline(always)]
+    fn in_failed_child(&self) -> bool {
+        (self.log.explained_ref()).is_some_and(|explained| explained.in_failed_child)
     }
 
     /// Sets [`Explained::in_failed_child`].
