@@ -774,9 +774,14 @@ impl ValidationError {
             // Masked, the name goes (see `ErrorDetails`).
             let property = match self.quotation.is_masked() {
                 true => String::new(),
-                false => (crate::json::pointer::tokens(self.instance_location()))
-                    .and_then(|tokens| tokens.last())
-                    .map_or_else(String::new, Cow::into_owned),
+                false => {
+                    // The last token alone, unescaped.
+                    let location = self.instance_location();
+                    let last = location.rfind('/').map_or("", |at| &location[at..]);
+                    (crate::json::pointer::tokens(last))
+                        .and_then(|mut tokens| tokens.next())
+                        .map_or_else(String::new, Cow::into_owned)
+                }
             };
             return Some(Cow::Owned(ErrorDetails::Unexpected { property }));
         }

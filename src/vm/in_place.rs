@@ -244,7 +244,9 @@ where
     /// errors would say the same thing once per branch.
     #[cold]
     fn untagged(&mut self, id: NodeId, tag: &Tag<'_>, found: Option<&Value>) -> bool {
-        let options: Vec<Value> = tag.values().into_iter().map(Value::from).collect();
+        // The messages are written from the tag's strings; only the details of a wrong
+        // tag hold them as values.
+        let tags = tag.values();
         let before = self.located();
         let details = match found {
             None => {
@@ -252,7 +254,7 @@ where
                     out.push_str("missing required property ");
                     out.name(tag.property);
                     out.push_str(": ");
-                    leaf::one_of(out, &options, Message::operand);
+                    leaf::one_of(out, tags.iter().copied(), Message::operand_text);
                 });
                 ErrorDetails::Required {
                     missing: tag.property.to_string(),
@@ -261,10 +263,12 @@ where
             }
             Some(value) => {
                 self.fail(id, Kind::Enum, |out| {
-                    leaf::not_one_of(out, &options, Message::operand, value)
+                    leaf::not_one_of(out, tags.iter().copied(), Message::operand_text, value)
                 });
                 self.locate(before, Step::Key(tag.property));
-                ErrorDetails::Enum { options }
+                ErrorDetails::Enum {
+                    options: tags.into_iter().map(Value::from).collect(),
+                }
             }
         };
         if let Some(error) = (self.log.explained()).and_then(|log| log.errors.last_mut()) {
