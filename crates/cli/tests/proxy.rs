@@ -368,13 +368,11 @@ fn a_server_that_cannot_start_is_a_usage_error() {
 /// too large, and an upstream that is not there (and it keeps serving after each).
 #[test]
 fn the_http_proxy_answers_what_it_cannot_pass() {
-    // A port nothing listens on: bound, then released.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free port")
-        .port();
-    let upstream = format!("http://127.0.0.1:{port}/mcp");
-    let proxy = HttpProxy::start(&["--max-message-size", "1000"], &upstream, std::io::sink());
+    // A port nothing listens on. Not one bound and released: that port is in the ephemeral
+    // range, where another test's server (or the proxy's own socket, connected to itself) can
+    // take it under load and the call then hangs; port 1 is below that range and privileged.
+    let upstream = "http://127.0.0.1:1/mcp";
+    let proxy = HttpProxy::start(&["--max-message-size", "1000"], upstream, std::io::sink());
     let (status, body) = proxy.post(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\"}");
     assert_eq!(status, 400);
     let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
