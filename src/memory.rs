@@ -9,7 +9,10 @@
 //! figures are a little high). A `serde_json` object is a B-tree whose every node holds room for 11
 //! entries, so a schema's many small objects cost far more than their entries: each
 //! node is counted, as the tree is shaped for its length (`tests/load.rs` holds the
-//! figures to the resident memory the process gains).
+//! figures to the resident memory the process gains). Whether a map is that B-tree,
+//! keys in byte order, or an insertion-ordered `IndexMap` (`serde_json`'s
+//! `preserve_order`) is probed here once, for the figures and for the paths that rely on
+//! the order.
 
 use serde_json::{Map, Value};
 use std::mem::size_of;
@@ -98,7 +101,7 @@ fn map_nodes(map: &Map<String, Value>) -> usize {
     if len == 0 {
         return 0;
     }
-    if preserves_order() {
+    if !keys_in_byte_order() {
         // A vector of (hash, key, value) grown by doubling, and a hash table of
         // indices with a control byte per bucket.
         let buckets = (len * 8 / 7 + 1).next_power_of_two();
@@ -124,15 +127,18 @@ fn map_nodes(map: &Map<String, Value>) -> usize {
     bytes
 }
 
-/// Whether `serde_json` keeps object keys in insertion order (its `preserve_order`
-/// feature, which any crate of the program may turn on): then a map is an `IndexMap`.
-fn preserves_order() -> bool {
-    static ORDERED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ORDERED.get_or_init(|| {
+/// Whether an object's keys iterate in byte order, as `serde_json`'s B-tree map keeps
+/// them; not when its `preserve_order` feature is on (any crate of a program may turn it
+/// on, for every crate of it): then a map is an `IndexMap`, in insertion order. Paths
+/// that rely on the order (an exact record, see `Properties::exact`) are taken only when
+/// this holds; a map's heap is counted as the one or the other.
+pub(crate) fn keys_in_byte_order() -> bool {
+    static SORTED: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SORTED.get_or_init(|| {
         let mut map = Map::new();
         map.insert("b".into(), Value::Null);
         map.insert("a".into(), Value::Null);
-        map.keys().next().is_some_and(|key| key == "b")
+        map.keys().next().is_some_and(|key| key == "a")
     })
 }
 
@@ -155,7 +161,7 @@ mod tests {
         let one = serde_json::json!({"type": "string"});
         let leaf = block(8 + 4 + 11 * (size_of::<String>() + size_of::<Value>()));
         // No crate of this workspace turns `preserve_order` on.
-        assert!(!preserves_order());
+        assert!(keys_in_byte_order());
         assert_eq!(value(&one), leaf + block(4) + block(6));
         assert_eq!(value(&serde_json::json!({})), 0);
     }

@@ -78,11 +78,12 @@ impl Compiler<'_> {
 }
 
 /// [`Properties::exact`] of `table`: the positions of its names in byte order, when
-/// it is closed and requires them all.
+/// it is closed and requires them all, and objects' keys come in byte order (not with
+/// `serde_json`'s `preserve_order`: a passing object's keys may then come in any order).
 fn exact_order(table: &Properties, additional: Settle) -> Option<Box<[u32]>> {
     let closed = table.patterns.is_empty() && additional == Settle::Fail;
     let all_required = table.entries.iter().all(|entry| entry.required);
-    if !closed || !all_required || table.named.is_empty() {
+    if !closed || !all_required || table.named.is_empty() || !crate::memory::keys_in_byte_order() {
         return None;
     }
     let mut order: Vec<u32> = (0..table.named.len() as u32).collect();

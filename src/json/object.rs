@@ -1,6 +1,7 @@
 //! Finding a property of a JSON object by name.
 //!
-//! `serde_json`'s map is a B-tree ordered by `str`'s `Ord`, so `Map::get` compares the
+//! `serde_json`'s map is a B-tree ordered by `str`'s `Ord` (unless its `preserve_order`
+//! feature is on, see `memory::keys_in_byte_order`), so `Map::get` compares the
 //! name with about half the keys through a call to `memcmp` each. The objects of tool
 //! calls and configuration files are small, and their keys mostly differ in length:
 //! walking the keys (from the end nearer the name's first byte) and comparing lengths
@@ -28,8 +29,9 @@ pub(crate) fn get<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Val
 #[inline(never)]
 fn scan<'a>(map: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
     let same = |(key, _): &(&String, &Value)| same_bytes(key.as_bytes(), name.as_bytes());
-    // The keys come in byte order: a name from the second half of the lowercase
-    // alphabet (`specVersion`, `type`) is nearer the end.
+    // The keys come in byte order (mostly: see `memory::keys_in_byte_order`; either way every
+    // key is looked at): a name from the second half of the lowercase alphabet
+    // (`specVersion`, `type`) is nearer the end.
     let found = match name.as_bytes().first() {
         Some(&first) if first > b'm' => map.iter().rev().find(same),
         _ => map.iter().find(same),

@@ -816,7 +816,8 @@ pub(crate) struct Properties {
     /// come in (byte order): a passing object has exactly these keys, so its `i`-th key
     /// must be the `i`-th of them, found without a lookup (set by the compiler's last
     /// pass, which then settles the table's slots as [`Settle::Exact`]; `None` for any
-    /// other table).
+    /// other table, and for every table when keys keep their insertion order, see
+    /// [`keys_in_byte_order`](crate::memory::keys_in_byte_order)).
     pub(crate) exact: Option<Box<[u32]>>,
     /// For an [`exact`](Properties::exact) table whose names are all decided by their
     /// [`Spelling`] and whose entries all settle as a lone `type` (a record of plain
