@@ -26,9 +26,12 @@ impl Compiler<'_> {
         let branches = branch_tables(program, properties.len());
         let mut by_kinds = std::mem::take(&mut program.by_kinds);
         // Which tables have an exact order: a record slot of theirs settles as `Exact`.
+        // (Probed for every compile, not only one with such a table: the probe's one-time
+        // set-up then never falls on a later compile.)
+        let sorted_keys = crate::memory::keys_in_byte_order();
         for table in &mut properties {
             let additional = table.additional.map(|node| Settle::of(program, node));
-            table.exact = exact_order(table, additional.unwrap_or(Settle::Pass));
+            table.exact = exact_order(table, additional.unwrap_or(Settle::Pass), sorted_keys);
         }
         let exact: Vec<bool> = properties.iter().map(|t| t.exact.is_some()).collect();
         let settle = |id: NodeId| match Settle::of(program, id) {
@@ -78,12 +81,13 @@ impl Compiler<'_> {
 }
 
 /// [`Properties::exact`] of `table`: the positions of its names in byte order, when
-/// it is closed and requires them all, and objects' keys come in byte order (not with
-/// `serde_json`'s `preserve_order`: a passing object's keys may then come in any order).
-fn exact_order(table: &Properties, additional: Settle) -> Option<Box<[u32]>> {
+/// it is closed and requires them all, and objects' keys come in byte order
+/// (`sorted_keys`; not with `serde_json`'s `preserve_order`: a passing object's keys may
+/// then come in any order).
+fn exact_order(table: &Properties, additional: Settle, sorted_keys: bool) -> Option<Box<[u32]>> {
     let closed = table.patterns.is_empty() && additional == Settle::Fail;
     let all_required = table.entries.iter().all(|entry| entry.required);
-    if !closed || !all_required || table.named.is_empty() || !crate::memory::keys_in_byte_order() {
+    if !closed || !all_required || table.named.is_empty() || !sorted_keys {
         return None;
     }
     let mut order: Vec<u32> = (0..table.named.len() as u32).collect();
