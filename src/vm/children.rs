@@ -616,12 +616,28 @@ where
                 if !self.spend(id, spec.steps(map.len())) {
                     return false;
                 }
-                match spec.costly {
-                    false => self.looked_up_properties::<false>(map, spec),
-                    true => self.looked_up_properties::<true>(map, spec),
+                match (spec.named.len(), spec.costly) {
+                    (1, _) => self.one_property(map, spec),
+                    (_, false) => self.looked_up_properties::<false>(map, spec),
+                    (_, true) => self.looked_up_properties::<true>(map, spec),
                 }
             }
             _ => self.properties(id, instance, table),
+        }
+    }
+
+    /// [`Vm::looked_up_properties`] for a table of one name (the `if` of a
+    /// discriminator: `{"properties": {"type": {"const": ...}}}`): one lookup and the
+    /// value's check, without the loop's set-up. Nothing is held back: with one entry
+    /// there is nothing to run first.
+    #[inline(never)]
+    fn one_property(&mut self, map: &serde_json::Map<String, Value>, spec: &Properties) -> bool {
+        let (Some((name, _)), Some(entry)) = (spec.named.first(), spec.entries.first()) else {
+            return true;
+        };
+        match crate::json::object::get(map, name) {
+            Some(value) => self.settle(entry.node, entry.settle, value, Step::Key(name)),
+            None => spec.required_count == 0,
         }
     }
 
