@@ -633,7 +633,8 @@ where
     #[inline(never)]
     fn one_property(&mut self, map: &serde_json::Map<String, Value>, spec: &Properties) -> bool {
         let (Some((name, _)), Some(entry)) = (spec.named.first(), spec.entries.first()) else {
-            return true;
+            // Not a table of one name after all: the general lookup, never a guess.
+            return self.looked_up_properties::<true>(map, spec);
         };
         match crate::json::object::get(map, name) {
             Some(value) => self.settle(entry.node, entry.settle, value, Step::Key(name)),
