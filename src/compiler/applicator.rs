@@ -4,7 +4,7 @@
 
 use super::{Combined, Compiler, Schema, Target};
 use crate::dialect::Draft;
-use crate::dialect::Keyword;
+use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, TableId};
 use crate::options::ReferencePolicy;
@@ -13,6 +13,21 @@ use crate::uri;
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::sync::Arc;
+
+/// Every keyword [`Compiler::lower_applicators`] reads.
+pub(crate) const APPLICATORS: KeywordSet = set_of(&[
+    Keyword::AllOf,
+    Keyword::AnyOf,
+    Keyword::OneOf,
+    Keyword::Not,
+    Keyword::If,
+    Keyword::Then,
+    Keyword::Else,
+]);
+
+/// Every keyword [`Compiler::lower_refs`] reads.
+pub(crate) const REFERENCES: KeywordSet =
+    set_of(&[Keyword::Ref, Keyword::DynamicRef, Keyword::RecursiveRef]);
 
 impl<'a> Compiler<'a> {
     /// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`.

@@ -3,12 +3,25 @@
 
 use super::{Compiler, Schema};
 use crate::dialect::Draft;
-use crate::dialect::Keyword;
+use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
 use crate::program::{Items, Node, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
+
+/// Every keyword [`Compiler::lower_arrays`] reads.
+pub(crate) const ARRAYS: KeywordSet = set_of(&[
+    Keyword::MinItems,
+    Keyword::MaxItems,
+    Keyword::UniqueItems,
+    Keyword::PrefixItems,
+    Keyword::Items,
+    Keyword::AdditionalItems,
+    Keyword::Contains,
+    Keyword::MinContains,
+    Keyword::MaxContains,
+]);
 
 impl<'a> Compiler<'a> {
     /// Array keywords, cheapest first.

@@ -39,7 +39,7 @@ mod scalar;
 mod settle;
 mod switch;
 
-use crate::dialect::{Dialect, Keyword, Keywords};
+use crate::dialect::{Dialect, Keyword, KeywordSet, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
 use crate::options::ValidationOptions;
@@ -447,11 +447,13 @@ impl<'a> Compiler<'a> {
         if context.dialect.ref_overrides_siblings() && keywords.get(Keyword::Ref).is_some() {
             self.lower_refs(&schema, &mut parts)?;
         } else {
-            self.lower_scalars(&schema, &mut parts)?;
-            self.lower_arrays(&schema, &mut parts)?;
-            self.lower_objects(&schema, &mut parts)?;
-            self.lower_applicators(&schema, &mut parts)?;
-            self.lower_refs(&schema, &mut parts)?;
+            self.lower_group(&schema, &mut parts, scalar::SCALARS, Self::lower_scalars)?;
+            self.lower_group(&schema, &mut parts, array::ARRAYS, Self::lower_arrays)?;
+            self.lower_group(&schema, &mut parts, object::OBJECTS, Self::lower_objects)?;
+            let applicators = applicator::APPLICATORS;
+            self.lower_group(&schema, &mut parts, applicators, Self::lower_applicators)?;
+            let references = applicator::REFERENCES;
+            self.lower_group(&schema, &mut parts, references, Self::lower_refs)?;
         }
         if self.annotating {
             self.lower_annotations(&schema, map, &mut parts);
@@ -463,6 +465,35 @@ impl<'a> Compiler<'a> {
             None => body,
         };
         self.replace(id, body);
+        Ok(())
+    }
+
+    /// Lowers one group of keywords with `lower`, which reads only those in `reads`: not
+    /// at all when none of them is present (most schema objects have a few keywords of
+    /// one or two groups). Debug builds run it anyway and check that it then added
+    /// nothing, which keeps each group's set honest under every test.
+    #[inline(always)]
+    fn lower_group(
+        &mut self,
+        schema: &Schema<'a, '_>,
+        parts: &mut SmallVec<[NodeId; 8]>,
+        reads: KeywordSet,
+        lower: impl FnOnce(
+            &mut Self,
+            &Schema<'a, '_>,
+            &mut SmallVec<[NodeId; 8]>,
+        ) -> Result<(), SchemaError>,
+    ) -> Result<(), SchemaError> {
+        let present = schema.keywords.any(reads);
+        if !present && !cfg!(debug_assertions) {
+            return Ok(());
+        }
+        let before = (parts.len(), self.program.nodes.len());
+        lower(self, schema, parts)?;
+        debug_assert!(
+            present || before == (parts.len(), self.program.nodes.len()),
+            "a group read a keyword its set does not list"
+        );
         Ok(())
     }
 

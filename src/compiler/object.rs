@@ -3,12 +3,26 @@
 //! keywords, `minProperties` and `maxProperties`.
 
 use super::{Compiler, Schema};
-use crate::dialect::Keyword;
+use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::SchemaError;
 use crate::ids::{NodeId, Span, TableId};
 use crate::program::{Node, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
+
+/// Every keyword [`Compiler::lower_objects`] reads.
+pub(crate) const OBJECTS: KeywordSet = set_of(&[
+    Keyword::MinProperties,
+    Keyword::MaxProperties,
+    Keyword::Required,
+    Keyword::DependentRequired,
+    Keyword::DependentSchemas,
+    Keyword::Dependencies,
+    Keyword::Properties,
+    Keyword::PatternProperties,
+    Keyword::AdditionalProperties,
+    Keyword::PropertyNames,
+]);
 
 impl<'a> Compiler<'a> {
     /// Object keywords, cheapest first.

@@ -2,7 +2,7 @@
 //! bounds, string length, `pattern` and `format`.
 
 use super::{Compiler, Schema};
-use crate::dialect::Keyword;
+use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::formats::Checker;
@@ -22,6 +22,22 @@ const STRING_ENUM_FROM: usize = 1;
 
 /// A numeric keyword and the node it lowers to.
 type Bound = (Keyword, fn(NumId) -> Node);
+
+/// Every keyword [`Compiler::lower_scalars`] reads.
+pub(crate) const SCALARS: KeywordSet = set_of(&[
+    Keyword::Type,
+    Keyword::Const,
+    Keyword::Enum,
+    Keyword::Minimum,
+    Keyword::Maximum,
+    Keyword::ExclusiveMinimum,
+    Keyword::ExclusiveMaximum,
+    Keyword::MultipleOf,
+    Keyword::MinLength,
+    Keyword::MaxLength,
+    Keyword::Pattern,
+    Keyword::Format,
+]);
 
 impl<'a> Compiler<'a> {
     /// `type`, `const`, `enum`, numbers, strings and `format`, cheapest first.

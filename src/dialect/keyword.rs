@@ -111,6 +111,17 @@ pub(crate) type KeywordSet = u64;
 // Every keyword has a bit of a `KeywordSet`.
 const _: () = assert!(Keyword::ALL.len() <= 64);
 
+/// The set of `keywords`.
+pub(crate) const fn set_of(keywords: &[Keyword]) -> KeywordSet {
+    let mut set = 0;
+    let mut at = 0;
+    while at < keywords.len() {
+        set |= keywords[at].bit();
+        at += 1;
+    }
+    set
+}
+
 impl Keyword {
     /// The keyword's bit in a [`KeywordSet`].
     #[inline(always)]
@@ -172,6 +183,12 @@ impl<'a> Keywords<'a> {
     #[inline(always)]
     fn position(&self, keyword: Keyword) -> usize {
         (self.present & (keyword.bit() - 1)).count_ones() as usize
+    }
+
+    /// Whether any keyword of `set` is present.
+    #[inline(always)]
+    pub(crate) fn any(&self, set: KeywordSet) -> bool {
+        self.present & set != 0
     }
 
     /// The value of `keyword`, if present.

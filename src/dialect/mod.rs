@@ -7,7 +7,7 @@
 
 pub(crate) mod keyword;
 
-pub(crate) use keyword::{Keyword, KeywordSet, Keywords};
+pub(crate) use keyword::{set_of, Keyword, KeywordSet, Keywords};
 
 use crate::error::{SchemaError, SchemaErrorKind};
 use serde_json::{Map, Value};
