@@ -5,7 +5,8 @@
 //!
 //! * [`compile_input`]: arbitrary bytes; if they are JSON, they are compiled as a
 //!   schema under every dialect, with the metaschema check off, and under the MCP
-//!   profile, and the schema is run against a few instances (itself included).
+//!   profile, and the schema is run against a few instances (itself included); a schema
+//!   compiled with the metaschema check on must pass that metaschema's validator.
 //! * [`check_case`]: a generated schema and instances; the verdict must not depend on
 //!   the entry point (`is_valid` / `validate` / `iter_errors`), on compiling twice, on
 //!   object key order, on the step budget (beyond "exhausted means invalid"), on the MCP
@@ -481,7 +482,7 @@ pub fn compile_input(data: &[u8]) {
         json!({"a": 1, "b": [true]}),
         schema.clone(),
     ];
-    let mut all: Vec<ValidationOptions> = [
+    let mut all: Vec<(Option<Draft>, ValidationOptions)> = [
         Draft::Draft202012,
         Draft::Draft201909,
         Draft::Draft7,
@@ -489,17 +490,26 @@ pub fn compile_input(data: &[u8]) {
         Draft::Draft4,
     ]
     .into_iter()
-    .map(|draft| Validator::options().with_draft(draft))
+    .map(|draft| (Some(draft), Validator::options().with_draft(draft)))
     .collect();
-    all.push(Validator::options().with_metaschema_check(false));
-    all.push(Validator::options().with_format_assertion(true));
-    all.push(mcp::profile());
-    for options in all {
+    all.push((None, Validator::options().with_metaschema_check(false)));
+    all.push((None, Validator::options().with_format_assertion(true)));
+    all.push((None, mcp::profile()));
+    for (draft, options) in all {
         match options
             .with_step_budget(COMPILE_TARGET_BUDGET)
             .build(&schema)
         {
             Ok(validator) => {
+                // What the metaschema check let through, the metaschema accepts: its
+                // walk of keyword shapes never passes a schema the program would not.
+                let declared = Draft::detect(&schema).map(|declared| declared.or(draft));
+                if let Ok(Some(declared)) = declared {
+                    assert!(
+                        mcp_jsonschema::meta::metaschema(declared).is_valid(&schema),
+                        "compiled under {declared:?}, but its metaschema refuses it\nschema: {schema}"
+                    );
+                }
                 let _ = format!("{validator:?}");
                 let _ = validator.memory_usage();
                 for instance in &instances {
