@@ -10,8 +10,8 @@
 //! * `fresh`: the process's very first compile, of the case's schema, counted (what a CLI
 //!   run, a serverless cold start or an MCP client's first `tools/list` pays: the one-time
 //!   set-up of metaschema validators and tables included); then a second compile of the
-//!   same schema, counted (`recompile`: a schema the process has compiled before, which
-//!   our metaschema digest cache lets skip the metaschema check).
+//!   same schema, counted (`recompile`: a schema the process has compiled before; a
+//!   cache keyed by a schema's content would show here).
 //! * `unseen`: first an uncounted warm-up on a *different* schema of the case's dialect
 //!   (compiled, then run on a few instances), so that the globals each engine builds once
 //!   per process are built but no cache keyed by a schema's content can know the case's
@@ -456,8 +456,7 @@ const METRICS: [(&str, &str, Pick); 6] = [
     ),
     (
         "recompile",
-        "a second compile of the same schema in that process (ours skips the metaschema \
-         check of a schema it checked before)",
+        "a second compile of the same schema in that process",
         |c| Some(c.recompile),
     ),
     (
