@@ -48,6 +48,15 @@ impl Draft {
     /// How many drafts there are.
     pub(crate) const COUNT: usize = 5;
 
+    /// Every draft, in the order of [`Draft::index`].
+    pub(crate) const ALL: [Draft; Draft::COUNT] = [
+        Draft::Draft4,
+        Draft::Draft6,
+        Draft::Draft7,
+        Draft::Draft201909,
+        Draft::Draft202012,
+    ];
+
     /// The draft's place among the [`COUNT`](Draft::COUNT), for tables of one entry per
     /// draft.
     pub(crate) fn index(self) -> usize {
@@ -224,24 +233,13 @@ pub(crate) struct Dialect {
 impl Dialect {
     /// The standard dialect of `draft` (its keyword set derived once per process).
     pub(crate) fn standard(draft: Draft) -> Dialect {
-        const DRAFTS: [Draft; 5] = [
-            Draft::Draft4,
-            Draft::Draft6,
-            Draft::Draft7,
-            Draft::Draft201909,
-            Draft::Draft202012,
-        ];
-        static KNOWN: OnceLock<[KeywordSet; 5]> = OnceLock::new();
+        static KNOWN: OnceLock<[KeywordSet; Draft::COUNT]> = OnceLock::new();
         let known =
-            KNOWN.get_or_init(|| DRAFTS.map(|d| Dialect::new(d, Vocabularies::STANDARD).known));
-        let at = DRAFTS
-            .iter()
-            .position(|&d| d == draft)
-            .unwrap_or(DRAFTS.len() - 1);
+            KNOWN.get_or_init(|| Draft::ALL.map(|d| Dialect::new(d, Vocabularies::STANDARD).known));
         Dialect {
             draft,
             vocabularies: Vocabularies::STANDARD,
-            known: known[at],
+            known: known[draft.index()],
         }
     }
 
@@ -496,6 +494,13 @@ pub(crate) fn metaschemas() -> &'static [Embedded] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_draft_is_listed_at_its_index() {
+        for (at, draft) in Draft::ALL.into_iter().enumerate() {
+            assert_eq!(draft.index(), at, "{draft:?}");
+        }
+    }
 
     #[test]
     fn drafts_are_recognised_by_any_spelling_of_their_uri() {

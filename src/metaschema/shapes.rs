@@ -152,13 +152,7 @@ struct Walk<const D: usize> {
 }
 
 impl<const D: usize> Walk<D> {
-    const DRAFT: Draft = [
-        Draft::Draft4,
-        Draft::Draft6,
-        Draft::Draft7,
-        Draft::Draft201909,
-        Draft::Draft202012,
-    ][D];
+    const DRAFT: Draft = Draft::ALL[D];
 
     /// Whether `value` is a schema that surely conforms, with `depth` more levels allowed.
     fn schema(&self, value: &Value, depth: u32) -> bool {
@@ -278,13 +272,7 @@ mod tests {
     use crate::dialect;
     use serde_json::json;
 
-    const DRAFTS: [Draft; 5] = [
-        Draft::Draft4,
-        Draft::Draft6,
-        Draft::Draft7,
-        Draft::Draft201909,
-        Draft::Draft202012,
-    ];
+    const DRAFTS: [Draft; Draft::COUNT] = Draft::ALL;
 
     /// The metaschema program's verdict: the reference.
     fn reference(schema: &Value, draft: Draft) -> bool {
@@ -327,12 +315,12 @@ mod tests {
     }
 
     #[test]
-    fn each_walk_is_of_the_draft_of_its_index() {
-        assert_eq!(Walk::<0>::DRAFT.index(), 0);
-        assert_eq!(Walk::<1>::DRAFT.index(), 1);
-        assert_eq!(Walk::<2>::DRAFT.index(), 2);
-        assert_eq!(Walk::<3>::DRAFT.index(), 3);
-        assert_eq!(Walk::<4>::DRAFT.index(), 4);
+    fn each_walk_is_of_its_draft() {
+        assert_eq!(Walk::<0>::DRAFT, Draft::Draft4);
+        assert_eq!(Walk::<1>::DRAFT, Draft::Draft6);
+        assert_eq!(Walk::<2>::DRAFT, Draft::Draft7);
+        assert_eq!(Walk::<3>::DRAFT, Draft::Draft201909);
+        assert_eq!(Walk::<4>::DRAFT, Draft::Draft202012);
     }
 
     #[test]
@@ -456,7 +444,7 @@ mod tests {
     }
 
     #[test]
-    fn too_deep_to_walk_is_left_to_the_metaschema_program() {
+    fn too_deep_to_walk_is_left_to_the_metaschema_program_which_refuses_it_as_too_deep() {
         let nested = |levels: u32| {
             let mut schema = json!({});
             for _ in 1..levels {
@@ -466,7 +454,10 @@ mod tests {
         };
         let limit = crate::options::STACK_SAFE_DEPTH;
         assert!(conforms(&nested(limit), Draft::Draft202012));
-        assert!(!conforms(&nested(limit + 1), Draft::Draft202012));
+        let too_deep = nested(limit + 1);
+        assert!(!conforms(&too_deep, Draft::Draft202012));
+        let error = super::super::check_official(&too_deep, Draft::Draft202012).unwrap_err();
+        assert_eq!(error.kind(), crate::error::SchemaErrorKind::LimitExceeded);
     }
 
     mod generated {
