@@ -503,8 +503,10 @@ pub fn compile_input(data: &[u8]) {
             Ok(validator) => {
                 // What the metaschema check let through, the metaschema accepts: its
                 // walk of keyword shapes never passes a schema the program would not.
-                let declared = Draft::detect(&schema).map(|declared| declared.or(draft));
-                if let Ok(Some(declared)) = declared {
+                // (Only the options that name a draft: the others turn the check off or
+                // are the MCP profile's.)
+                if let (Some(draft), Ok(declared)) = (draft, Draft::detect(&schema)) {
+                    let declared = declared.unwrap_or(draft);
                     assert!(
                         mcp_jsonschema::meta::metaschema(declared).is_valid(&schema),
                         "compiled under {declared:?}, but its metaschema refuses it\nschema: {schema}"
