@@ -136,7 +136,6 @@ fn check_official(schema: &Value, draft: Draft) -> Result<(), SchemaError> {
     report(schema, official(draft), &name)
 }
 
-/// Runs `metaschema` (`name` in messages: "the 2020-12 metaschema") over `schema`.
 /// The limits a schema is checked against its metaschema within: no step budget (a
 /// metaschema's work grows with the schema, which compiling bounds anyway), and as deep
 /// as the stack safely allows.
@@ -146,6 +145,8 @@ pub(crate) const LIMITS: Limits = Limits {
     masked: false,
 };
 
+/// Runs `metaschema` (`name` in messages: "the 2020-12 metaschema") over `schema`: `Ok`
+/// when it passes, else an error listing the first [`MAX_LISTED`] problems.
 fn report(schema: &Value, metaschema: &Program, name: &str) -> Result<(), SchemaError> {
     let limits = LIMITS;
     if vm::is_valid(metaschema, schema, limits) {
