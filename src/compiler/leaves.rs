@@ -224,7 +224,7 @@ fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
 }
 
 /// What fusing knows of a leaf: how many fused leaves nest in it, the work it does per
-/// value it reads (see [`plain_work`]), and whether it loops over an array's items.
+/// value it reads (see [`Fusion::plain`]), and whether it loops over an array's items.
 #[derive(Clone, Copy)]
 struct Fusion {
     depth: u8,
