@@ -582,6 +582,15 @@ fn simpler(value: &Value) -> Vec<Value> {
     out
 }
 
+/// How many cases a property test of this crate draws: `PROPTEST_CASES` when it is set
+/// to a number, else `default`.
+pub fn cases(default: u32) -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,7 @@
 //! (2,048 cases per property; set `PROPTEST_CASES` for another number).
 
 use mcp_jsonschema_differential::gen::{self, Bytes, Config};
-use mcp_jsonschema_differential::{differences, known, Dialect, Setup};
+use mcp_jsonschema_differential::{cases, differences, known, Dialect, Setup};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::Value;
@@ -43,7 +43,7 @@ fn compare(schema: &Value, instances: &[Value], setup: &Setup) -> Result<(), Tes
 proptest! {
     #![proptest_config(ProptestConfig {
         // Both validators are fast on these cases: 2,048 of each take a few seconds.
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(2_048),
+        cases: cases(2_048),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

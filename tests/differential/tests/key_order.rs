@@ -12,7 +12,7 @@
 //! `cargo test --manifest-path tests/differential/Cargo.toml --test key_order`
 //! (1,024 cases; set `PROPTEST_CASES` for another number).
 
-use mcp_jsonschema_differential::{differences, Dialect, Setup};
+use mcp_jsonschema_differential::{cases, differences, Dialect, Setup};
 use proptest::prelude::*;
 use proptest::test_runner::Config as ProptestConfig;
 use serde_json::{json, Map, Value};
@@ -156,7 +156,7 @@ fn instance(shape: &Shape, variant: &Variant) -> Value {
 
 proptest! {
     #![proptest_config(ProptestConfig {
-        cases: std::env::var("PROPTEST_CASES").ok().and_then(|n| n.parse().ok()).unwrap_or(1_024),
+        cases: cases(1_024),
         failure_persistence: None,
         ..ProptestConfig::default()
     })]

@@ -11,6 +11,7 @@
 //!
 //! `cargo test --manifest-path tests/differential/Cargo.toml --test regex_node`
 
+use mcp_jsonschema_differential::cases;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config as ProptestConfig, TestRunner};
@@ -192,10 +193,7 @@ fn agree_with_node(case: impl Strategy<Value = (String, Vec<String>)>) {
         eprintln!("node is not installed: skipping the ECMA-262 reference comparison");
         return;
     }
-    let count = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(3_000);
+    let count = cases(3_000);
     let mut runner = TestRunner::new(ProptestConfig::default());
     let cases: Vec<(String, Vec<String>)> = (0..count)
         .map(|_| {
