@@ -82,15 +82,15 @@ fn words(bytes: &[u8]) -> (u64, u64) {
 
 /// The 8 bytes at `at`.
 #[inline(always)]
-fn word(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn word(bytes: &[u8], at: usize) -> u64 {
     let mut buf = [0; 8];
     buf.copy_from_slice(&bytes[at..at + 8]);
     u64::from_ne_bytes(buf)
 }
 
-/// The 4 bytes at `at`.
+/// The 4 bytes at `at`, as the low half of a word.
 #[inline(always)]
-fn half(bytes: &[u8], at: usize) -> u64 {
+pub(crate) fn half(bytes: &[u8], at: usize) -> u64 {
     let mut buf = [0; 4];
     buf.copy_from_slice(&bytes[at..at + 4]);
     u64::from(u32::from_ne_bytes(buf))
@@ -261,21 +261,77 @@ impl NameSet {
         self.names.len()
     }
 
-    /// The position of `name` in [`NameSet::names`], if the set holds it.
-    #[inline]
+    /// The position of `name` in [`NameSet::names`], if the set holds it: by spelling
+    /// in line (the few short strings of an `enum`), by [`NameSet::indexed`] otherwise.
+    #[inline(always)]
     pub(crate) fn position(&self, name: &str) -> Option<usize> {
         match &self.index {
-            Some(SetIndex::Spelled(spellings)) => {
-                let spelling = Spelling::of(name);
-                spellings.iter().position(|&known| known == spelling)
-            }
-            Some(SetIndex::Quick(index)) => {
-                let at = index.candidate(name)?;
-                same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
-            }
+            Some(SetIndex::Spelled(spellings)) => Self::spelled(spellings, name),
+            _ => self.indexed(name),
+        }
+    }
+
+    /// [`NameSet::position`] out of line, for a set of any index.
+    #[inline(never)]
+    fn indexed(&self, name: &str) -> Option<usize> {
+        match &self.index {
+            Some(SetIndex::Spelled(spellings)) => Self::spelled(spellings, name),
+            Some(SetIndex::Quick(index)) => self.quick(index, name),
             Some(SetIndex::Probed(index)) => index.find(name, |i| self.bytes(i)),
             None => self.scanned(name),
         }
+    }
+
+    /// [`NameSet::position`] of each of `keys` that the set holds, passed to `found` with
+    /// what comes with the key: the kind of index decided once for all of them, and the
+    /// lookup inlined into a loop of its own (a formula's names looked up for every key
+    /// of an object).
+    #[inline(always)]
+    pub(crate) fn each_position<'k, T>(
+        &self,
+        keys: impl Iterator<Item = (&'k String, T)>,
+        found: impl FnMut(usize, T),
+    ) {
+        match &self.index {
+            Some(SetIndex::Spelled(spellings)) => each(
+                keys,
+                found,
+                #[inline(always)]
+                |name| Self::spelled(spellings, name),
+            ),
+            Some(SetIndex::Quick(index)) => each(
+                keys,
+                found,
+                #[inline(always)]
+                |name| self.quick(index, name),
+            ),
+            Some(SetIndex::Probed(index)) => each(
+                keys,
+                found,
+                #[inline(always)]
+                |name| index.find(name, |i| self.bytes(i)),
+            ),
+            None => each(
+                keys,
+                found,
+                #[inline(always)]
+                |name| self.scanned(name),
+            ),
+        }
+    }
+
+    /// [`NameSet::position`] by spelling ([`SetIndex::Spelled`]).
+    #[inline(always)]
+    fn spelled(spellings: &[Spelling], name: &str) -> Option<usize> {
+        let spelling = Spelling::of(name);
+        spellings.iter().position(|&known| known == spelling)
+    }
+
+    /// [`NameSet::position`] by a [`QuickIndex`]: its candidate, compared.
+    #[inline(always)]
+    fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
+        let at = index.candidate(name)?;
+        same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
     }
 
     /// [`NameSet::position`] by a scan of the probe words (from where a binary search
@@ -319,6 +375,21 @@ impl NameSet {
                 .iter()
                 .map(|name| crate::memory::text(name))
                 .sum::<usize>()
+    }
+}
+
+/// Calls `found` with the `position` of each of `keys` that has one (see
+/// [`NameSet::each_position`]).
+#[inline(always)]
+fn each<'k, T>(
+    keys: impl Iterator<Item = (&'k String, T)>,
+    mut found: impl FnMut(usize, T),
+    position: impl Fn(&str) -> Option<usize>,
+) {
+    for (key, with) in keys {
+        if let Some(at) = position(key) {
+            found(at, with);
+        }
     }
 }
 

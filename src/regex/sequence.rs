@@ -16,6 +16,7 @@
 
 use super::translate::Class;
 use super::AsciiSet;
+use crate::names::{half, word};
 
 /// One class of a sequence and how many times it repeats.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +59,10 @@ pub(super) struct Sequence {
     /// Whether every slot must take exactly one character and the pattern ends with
     /// `$` (`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`): slot `i` then takes character `i`.
     fixed: bool,
+    /// For a [`Sequence::fixed`] sequence of 4 to 16 slots each taking one range of ASCII
+    /// bytes (the date above), those ranges, to test a haystack of that many bytes a
+    /// word at a time.
+    ranges: Option<FixedRanges>,
 }
 
 impl Sequence {
@@ -105,6 +110,10 @@ impl Sequence {
             }
             _ => (0, Class::default()),
         };
+        let fixed = anchored_end && skippable == 0 && repeating == 0;
+        let ranges = fixed
+            .then(|| FixedRanges::new(&slots_taking, slots as usize))
+            .flatten();
         Some(Sequence {
             slots_taking,
             wide: partition(&wide_slots),
@@ -116,7 +125,8 @@ impl Sequence {
             chained: skippable & skippable << 1 != 0,
             tail,
             tail_class,
-            fixed: anchored_end && skippable == 0 && repeating == 0,
+            fixed,
+            ranges,
         })
     }
 
@@ -178,6 +188,9 @@ impl Sequence {
         if bytes.len() < slots {
             return Some(false);
         }
+        if let Some(ranges) = self.ranges.as_ref().filter(|_| bytes.len() == slots) {
+            return Some(ranges.admit(bytes));
+        }
         let mut slot = 1u64;
         for &byte in bytes {
             if byte >= 128 || slot == self.accept {
@@ -224,6 +237,81 @@ impl Sequence {
             Some((_, last, slots)) if cp <= last => slots,
             _ => 0,
         }
+    }
+}
+
+/// The bytes each slot of a fixed sequence of 4 to 16 slots takes, one range per slot,
+/// laid out as the two words (or half words, under 8 slots) that cover a haystack of
+/// exactly that many bytes: bytes 0.. and the last ones, overlapping in the middle.
+///
+/// A haystack of as many bytes as there are slots matches exactly when each of its
+/// bytes is ASCII and within its slot's range: a non-ASCII character takes two bytes or
+/// more, which would leave fewer characters than slots. Each word is tested at once:
+/// with every byte below 128, `(b | 0x80) - lo` keeps a byte's top bit exactly when
+/// `b >= lo`, and `(hi | 0x80) - b` exactly when `b <= hi`, neither borrowing from the
+/// next byte (each difference stays within 1..=255).
+#[derive(Clone, Copy, Debug)]
+struct FixedRanges {
+    /// The lowest byte of each position of the two words.
+    low: [u64; 2],
+    /// The highest byte of each position of the two words.
+    high: [u64; 2],
+}
+
+impl FixedRanges {
+    /// The top bit of every byte.
+    const TOPS: u64 = 0x8080_8080_8080_8080;
+
+    /// The ranges of the `slots` slots `slots_taking` describes, if each takes one range
+    /// of ASCII bytes and they are 4 to 16.
+    fn new(slots_taking: &[u64; 128], slots: usize) -> Option<FixedRanges> {
+        if !(4..=16).contains(&slots) {
+            return None;
+        }
+        let mut low = [0u8; 16];
+        let mut high = [0u8; 16];
+        for slot in 0..slots {
+            let takes = |byte: &usize| slots_taking[*byte] >> slot & 1 == 1;
+            let first = (0..128).find(takes)?;
+            let last = (0..128).rev().find(takes)?;
+            if !(first..=last).all(|byte| takes(&byte)) {
+                return None;
+            }
+            (low[slot], high[slot]) = (first as u8, last as u8);
+        }
+        // Loaded as `admit` loads the haystack; a half word's other bytes are zero, which
+        // the range 0..=0 takes.
+        let load = |bytes: &[u8; 16]| FixedRanges::load(&bytes[..slots]);
+        let ((low_first, low_last), (high_first, high_last)) = (load(&low), load(&high));
+        Some(FixedRanges {
+            low: [low_first, low_last],
+            high: [high_first, high_last],
+        })
+    }
+
+    /// The two words of `bytes` (4 to 16 of them) that `low` and `high` lay out.
+    #[inline(always)]
+    fn load(bytes: &[u8]) -> (u64, u64) {
+        let n = bytes.len();
+        if n >= 8 {
+            (word(bytes, 0), word(bytes, n - 8))
+        } else {
+            (half(bytes, 0), half(bytes, n - 4))
+        }
+    }
+
+    /// Whether `bytes` (as many as the sequence has slots) is taken slot by slot.
+    #[inline(always)]
+    fn admit(&self, bytes: &[u8]) -> bool {
+        let (first, last) = FixedRanges::load(bytes);
+        let within = |b: u64, i: usize| {
+            b & Self::TOPS == 0
+                && ((b | Self::TOPS).wrapping_sub(self.low[i])
+                    & (self.high[i] | Self::TOPS).wrapping_sub(b)
+                    & Self::TOPS)
+                    == Self::TOPS
+        };
+        within(first, 0) && within(last, 1)
     }
 }
 
@@ -466,6 +554,20 @@ mod tests {
                 &["\u{e0}\u{e9}x", "\u{e9}x", "aax", "\u{e0}\u{e9}xx"],
             ),
             (r"^.[ab]$", &["xa", "\u{e9}b", "\u{e9}", "xab", "x"]),
+            // As many bytes as slots, by a non-ASCII character whose bytes a word's range
+            // test, unguarded, would take (`\u{e9}` is C3 A9, each at least 0x80 above
+            // the range): ranges of a fixed sequence take ASCII bytes only.
+            (
+                r"^[ -(]{3}[ -)]$",
+                &[
+                    "\u{e9}  ",
+                    "  \u{e9}",
+                    "    ",
+                    "(((( ",
+                    "((((",
+                    "\u{e9}\u{e9}",
+                ],
+            ),
         ];
         for &(source, haystacks) in cases {
             let Ok(Matcher::Sequence(sequence)) = general_matcher(source) else {
@@ -480,6 +582,51 @@ mod tests {
                     sequence.is_match(haystack),
                     expected,
                     "{source} {haystack:?}"
+                );
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// Fixed sequences of one range per slot ([`super::FixedRanges`]), against
+        /// haystacks that mostly have their length: a match with some bytes replaced,
+        /// some of them by non-ASCII characters, range ends or their neighbours.
+        #[test]
+        fn fixed_ranges_agree_with_the_automaton(
+            slots in proptest::collection::vec((0x20u8..0x7f, 0u8..12), 1..=17),
+            edits in proptest::collection::vec((0usize..17, 0usize..6), 0..3),
+            trim in 0usize..4,
+        ) {
+            let escape = |b: u8| format!("\\x{b:02x}");
+            let ranges: Vec<(u8, u8)> =
+                slots.iter().map(|&(low, span)| (low, low.saturating_add(span).min(0x7e))).collect();
+            let source: String = std::iter::once("^".to_owned())
+                .chain(ranges.iter().map(|&(low, high)| format!("[{}-{}]", escape(low), escape(high))))
+                .chain(std::iter::once("$".to_owned()))
+                .collect();
+            let Ok(Matcher::Sequence(sequence)) = general_matcher(&source) else {
+                panic!("{source} is a sequence");
+            };
+            proptest::prop_assert_eq!(sequence.ranges.is_some(), (4..=16).contains(&ranges.len()));
+            let mut chars: Vec<char> = ranges.iter().map(|&(low, _)| char::from(low)).collect();
+            for &(at, how) in &edits {
+                let Some(slot) = chars.get_mut(at) else { continue };
+                let (low, high) = ranges[at];
+                *slot = match how {
+                    0 => char::from(high),
+                    1 => char::from(low.wrapping_sub(1)),
+                    2 => char::from(high.wrapping_add(1)),
+                    3 => '\u{e9}',
+                    4 => char::from(0),
+                    _ => char::from(high.wrapping_add(0x80) & 0x7f),
+                };
+            }
+            let haystack: String = chars.iter().skip(trim % 2).take(chars.len() - trim / 2).collect();
+            for haystack in [haystack.clone(), chars.iter().collect()] {
+                let translated = translate(&source, Target::Automaton).unwrap().pattern;
+                let expected = automaton(&translated).unwrap().is_match(&haystack);
+                proptest::prop_assert_eq!(
+                    sequence.is_match(&haystack), expected, "{} {:?}", source, haystack
                 );
             }
         }

@@ -142,11 +142,7 @@ fn find<'v>(logic: &PropertyLogic, map: &'v Map<String, Value>) -> Found<'v> {
         }
     };
     if map.len() <= WALK_UP_TO || map.len() <= KEYS_PER_NAME * logic.names.len() {
-        for (key, value) in map {
-            if let Some(at) = logic.names.position(key) {
-                keep(at, value);
-            }
-        }
+        logic.names.each_position(map.iter(), keep);
     } else {
         for (at, name) in logic.names.names().enumerate() {
             if let Some(value) = crate::json::object::get(map, name) {
