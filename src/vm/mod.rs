@@ -627,13 +627,27 @@ where
     #[inline(always)]
     fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         let ok = match leaf::settled(self.program, settle, node, value) {
-            Some((ok, work)) => match ok {
-                true => work == 0 || self.spend_below(node, work, step),
-                false => work >= STOPPED && self.spend_below(node, work, step),
-            },
+            Some((ok, work)) => self.leaf_paid(node, ok, work, step),
             None => return self.nest(node, settle, value, step),
         };
         ok || (EXPLAIN && self.steps != 0 && self.descend(node, value, step))
+    }
+
+    /// The verdict of a leaf `node` settled in place (`ok`, after `work` steps), those
+    /// steps paid: a pass that took none costs nothing more, a failure is paid only when
+    /// its work stopped it (so that the stop is reported).
+    #[inline(always)]
+    pub(super) fn leaf_paid(
+        &mut self,
+        node: NodeId,
+        ok: bool,
+        work: usize,
+        step: Step<'_>,
+    ) -> bool {
+        match ok {
+            true => work == 0 || self.spend_below(node, work, step),
+            false => work >= STOPPED && self.spend_below(node, work, step),
+        }
     }
 
     /// [`Vm::spend`] for a child settled in place: a stop is located at `step` below the
@@ -663,6 +677,25 @@ where
             return self.descend(node, value, step);
         }
         match (settle, value) {
+            (Settle::ByKind(table), _) => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.union_in_place(value, table))
+            }
+            _ => self.run_table(node, settle, value, step),
+        }
+    }
+
+    /// [`Vm::nest`] for a nested record or list (in the fast mode, with steps left):
+    /// its table run at once; anything else through [`Vm::descend`].
+    #[inline(always)]
+    pub(super) fn run_table(
+        &mut self,
+        node: NodeId,
+        settle: Settle,
+        value: &Value,
+        step: Step<'_>,
+    ) -> bool {
+        match (settle, value) {
             (Settle::Record(table), Value::Object(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.properties(node, value, table))
@@ -674,10 +707,6 @@ where
             (Settle::List(table), Value::Array(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.items(node, value, table))
-            }
-            (Settle::ByKind(table), _) => {
-                self.steps -= 1;
-                self.nested(node, |vm| vm.by_kind(node, value, table))
             }
             _ => self.descend(node, value, step),
         }
