@@ -183,7 +183,20 @@ fn digest(value: &Value) -> (u64, usize) {
 }
 
 /// Whether all items of `items` are distinct JSON values.
+#[inline]
 pub(crate) fn all_unique(items: &[Value]) -> bool {
+    // Most arrays checked are short lists of a few strings (jsconfig's `lib`, `files`):
+    // no call and no frame for the hashing paths' stack buffers.
+    match items {
+        [] | [_] => true,
+        [a, b] => !equal(a, b),
+        _ => several_unique(items),
+    }
+}
+
+/// [`all_unique`] of three items or more.
+#[inline(never)]
+fn several_unique(items: &[Value]) -> bool {
     // Quadratic comparison is cheapest for short arrays and allocates nothing. A pair of
     // distinct items usually differs at its first member, while hashing reads each item
     // whole: so up to 24 strings or numbers, but fewer small objects (24 `{"name",
