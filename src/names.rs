@@ -62,6 +62,15 @@ impl Spelling {
             words: words(name.as_bytes()),
         }
     }
+
+    /// The spelling folded into a word, for a [`QuickIndex`]: equal spellings give equal
+    /// keys, and the names of one `properties` table almost always distinct ones (those
+    /// that collide get no quick index).
+    #[inline(always)]
+    pub(crate) fn key(self) -> u64 {
+        let (first, last) = self.words;
+        (first ^ last.rotate_left(29)).wrapping_add(self.len as u64)
+    }
 }
 
 /// Two words that, with the length, determine a string of up to 16 bytes: its first and
@@ -330,7 +339,7 @@ impl NameSet {
     /// [`NameSet::position`] by a [`QuickIndex`]: its candidate, compared.
     #[inline(always)]
     fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
-        let at = index.candidate(name)?;
+        let at = index.candidate(Spelling::of(name))?;
         same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
     }
 
@@ -393,26 +402,14 @@ fn each<'k, T>(
     }
 }
 
-/// A name's length, first byte and last byte in one word: for the names of one
-/// `properties` table these usually differ, which [`QuickIndex`] relies on.
-#[inline(always)]
-fn ends(name: &str) -> u32 {
-    match name.as_bytes() {
-        [] => 0,
-        bytes @ [first, ..] => {
-            let last = bytes[bytes.len() - 1];
-            (bytes.len() as u32) | u32::from(*first) << 16 | u32::from(last) << 24
-        }
-    }
-}
-
 /// The index of a short list of names (up to [`QuickIndex::MAX_NAMES`]) whose
-/// [`ends`] words are all distinct: a multiplier chosen at compile time sends each to a
-/// slot of its own in a table of at most 256 bytes. A lookup is a multiply, a shift, one
-/// byte load and the one comparison, where a scan compares up to every name's probe.
+/// [`Spelling::key`]s are all distinct: a multiplier chosen at compile time sends each to
+/// a slot of its own in a table of at most 256 bytes. A lookup is the key's spelling
+/// (which the comparison that follows needs anyway), a multiply, a shift, one byte load
+/// and the one comparison, where a scan compares up to every name's probe.
 #[derive(Clone, Debug)]
 pub(crate) struct QuickIndex {
-    multiplier: u32,
+    multiplier: u64,
     shift: u32,
     /// Position + 1 of the name in each slot; 0 for none.
     slots: Box<[u8]>,
@@ -425,13 +422,13 @@ impl QuickIndex {
     /// Multipliers tried per table size.
     const TRIES: u32 = 16;
 
-    /// An index of `names` (distinct), if their [`ends`] words are distinct and a
+    /// An index of `names` (distinct), if their [`Spelling::key`]s are distinct and a
     /// multiplier separates them in a table of 4 to 16 slots per name (at most 256).
     pub(crate) fn build(names: &[&str]) -> Option<Self> {
         if names.len() > Self::MAX_NAMES {
             return None;
         }
-        let keys: SmallVec<[u32; 16]> = names.iter().map(|name| ends(name)).collect();
+        let keys: SmallVec<[u64; 16]> = names.iter().map(|name| Spelling::of(name).key()).collect();
         let mut sorted = keys.clone();
         sorted.sort_unstable();
         if sorted.windows(2).any(|pair| pair[0] == pair[1]) {
@@ -443,10 +440,12 @@ impl QuickIndex {
         let mut slots: SmallVec<[u8; 256]> = SmallVec::new();
         let mut size = smallest;
         while size <= 256 && size <= 2 * smallest {
-            let shift = 32 - size.trailing_zeros();
-            for k in 0..Self::TRIES {
+            let shift = 64 - size.trailing_zeros();
+            for k in 0..u64::from(Self::TRIES) {
                 // Odd multipliers spread the key's bytes into the top bits.
-                let multiplier = 0x9e37_79b9_u32.wrapping_add(k.wrapping_mul(0x7f4a_7c16)) | 1;
+                let multiplier = 0x9e37_79b9_7f4a_7c15_u64
+                    .wrapping_add(k.wrapping_mul(0xc2b2_ae3d_27d4_eb4e))
+                    | 1;
                 slots.clear();
                 slots.resize(size, 0);
                 let placed = keys.iter().enumerate().all(|(i, &key)| {
@@ -469,14 +468,15 @@ impl QuickIndex {
     }
 
     #[inline(always)]
-    fn slot(&self, key: u32) -> usize {
+    fn slot(&self, key: u64) -> usize {
         (key.wrapping_mul(self.multiplier) >> self.shift) as usize
     }
 
-    /// The only position `name` can have in the list (not yet compared).
+    /// The only position a name spelled `spelling` can have in the list (not yet
+    /// compared).
     #[inline(always)]
-    pub(crate) fn candidate(&self, name: &str) -> Option<usize> {
-        match self.slots.get(self.slot(ends(name))) {
+    pub(crate) fn candidate(&self, spelling: Spelling) -> Option<usize> {
+        match self.slots.get(self.slot(spelling.key())) {
             Some(&at) if at != 0 => Some(usize::from(at) - 1),
             _ => None,
         }
@@ -602,7 +602,7 @@ mod tests {
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             if let Some(index) = QuickIndex::build(&names) {
-                finds_exactly(&names, &others, |name| index.candidate(name))?;
+                finds_exactly(&names, &others, |name| index.candidate(Spelling::of(name)))?;
             }
         }
     }
@@ -624,8 +624,8 @@ mod tests {
             "bugs",
         ];
         assert!(QuickIndex::build(&names).is_some());
-        // Same length, first and last byte: no index can tell them apart by those.
-        assert!(QuickIndex::build(&["abc", "axc"]).is_none());
+        // Same length, first and last 8 bytes: no index can tell them apart by those.
+        assert!(QuickIndex::build(&["abcdefgh-1-abcdefgh", "abcdefgh-2-abcdefgh"]).is_none());
     }
 
     #[test]

@@ -975,8 +975,9 @@ impl Properties {
     /// [`Properties::find`] by the [`NameLookup::Quick`] `index`.
     #[inline(always)]
     pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<(usize, &Entry)> {
-        let i = index.candidate(name)?;
-        Some((i, self.named_at(i, name, || Spelling::of(name))?))
+        let spelling = Spelling::of(name);
+        let i = index.candidate(spelling)?;
+        Some((i, self.named_at(i, name, || spelling)?))
     }
 
     /// [`Properties::find`] by the [`NameLookup::Probed`] `index`.
