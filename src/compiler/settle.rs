@@ -160,3 +160,81 @@ fn tables_of(program: &Program, mut id: NodeId, found: &mut impl FnMut(TableId))
         return;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::options::ValidationOptions;
+    use crate::program::{Node, Settle};
+    use crate::vm::{settled, verdict};
+    use proptest::prelude::*;
+    use serde_json::{json, Value};
+
+    /// The constrained branches of optional fields, as schemas write them.
+    const CHECKED: &[&str] = &[
+        r#"{"type": "integer", "minimum": 0}"#,
+        r#"{"type": "number", "exclusiveMaximum": 10, "minimum": -2.5}"#,
+        r#"{"type": "integer", "maximum": 9007199254740993}"#,
+        r#"{"type": "number", "multipleOf": 3}"#,
+        r#"{"type": "string", "maxLength": 3}"#,
+        r#"{"type": "string", "pattern": "^[a-c]+$", "minLength": 2}"#,
+        r#"{"type": ["integer", "string"], "minimum": 1, "maxLength": 2}"#,
+        r#"{"type": "integer", "enum": [1, 2, 3]}"#,
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        prop_oneof![
+            Just(json!(null)),
+            Just(json!(true)),
+            (-4i64..12).prop_map(|n| json!(n)),
+            (-8i32..24).prop_map(|n| json!(f64::from(n) / 2.0)),
+            Just(json!(9007199254740993u64)),
+            Just(json!(-9007199254740993i64)),
+            "[a-d]{0,4}".prop_map(|s| json!(s)),
+            Just(json!([1, 2])),
+            Just(json!([1, "x", 3])),
+            Just(json!({"a": 1})),
+        ]
+    }
+
+    #[test]
+    fn print_sizes() {
+        eprintln!(
+            "SIZES settle {} entry {}",
+            std::mem::size_of::<Settle>(),
+            std::mem::size_of::<crate::program::Entry>()
+        );
+    }
+
+    proptest! {
+        /// A property's `anyOf` / `oneOf` of a constrained branch and `null` settles as
+        /// [`Settle::ChecksOrNull`] or [`Settle::RangeOrNull`], with the verdict and the steps of the union's own loop.
+        #[test]
+        fn or_null_settles_as_the_union_does(
+            checked in 0..CHECKED.len(),
+            one in any::<bool>(),
+            null_first in any::<bool>(),
+            value in value(),
+        ) {
+            let checked: Value = serde_json::from_str(CHECKED[checked]).unwrap();
+            let null_type = json!({"type": "null"});
+            let branches = match null_first {
+                true => json!([null_type, checked]),
+                false => json!([checked, null_type]),
+            };
+            let keyword = if one { "oneOf" } else { "anyOf" };
+            let schema = json!({"type": "object", "properties": {"x": {keyword: branches}}});
+            let program = crate::compiler::compile(&schema, &ValidationOptions::default()).unwrap();
+            let table = program.properties.iter().find(|t| t.named.len() == 1).unwrap();
+            let (settle, node) = (table.entries[0].settle, table.named[0].1);
+            let or_null = matches!(settle, Settle::ChecksOrNull { .. } | Settle::RangeOrNull { .. });
+            prop_assert!(or_null, "{settle:?} for {schema}");
+            let union = program.nodes[node.index()];
+            prop_assert!(matches!(union, Node::AnyLeaf(_) | Node::OneLeaf(_)), "{union:?}");
+            prop_assert_eq!(
+                settled(&program, settle, node, &value),
+                Some(verdict(&program, union, &value)),
+                "{} on {}", schema, value
+            );
+        }
+    }
+}

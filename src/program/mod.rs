@@ -306,6 +306,27 @@ pub(crate) enum Settle {
     Range(TableId),
     /// A [`Node::Checks`] list, run directly.
     Checks(TableId),
+    /// An `anyOf` / `oneOf` of `{"type": "null"}` and a [`Node::Checks`] node (`branch`,
+    /// of list `table`) that admits no `null`: an optional field with constraints
+    /// (pydantic's `Optional[str]` with a length). `null` passes at one step; a value the
+    /// branch admits is settled as the list at one step more; any other fails at none:
+    /// the verdict and steps of the leaf's loop over its two branches.
+    ChecksOrNull {
+        /// The `Checks` branch.
+        branch: NodeId,
+        /// Its list.
+        table: TableId,
+    },
+    /// [`Settle::ChecksOrNull`] for a list that settles as [`Settle::Range`]
+    /// (`Optional[int]` with bounds). A variant of its own rather than a flag: a `bool`
+    /// field lends its spare values to the discriminant, and every match on a `Settle`
+    /// then decodes it (1-2.5% more instructions on most warm cases, measured).
+    RangeOrNull {
+        /// The `Checks` branch.
+        branch: NodeId,
+        /// Its list.
+        table: TableId,
+    },
     /// Another leaf: its verdict without an evaluation frame of its own.
     Leaf,
     /// A [`Node::Object`] or [`Node::Properties`] (a nested record): an object runs the
@@ -339,6 +360,8 @@ impl Settle {
             | Settle::Pattern(_)
             | Settle::Range(_)
             | Settle::Checks(_)
+            | Settle::ChecksOrNull { .. }
+            | Settle::RangeOrNull { .. }
             | Settle::Leaf => true,
             Settle::Record(_)
             | Settle::Exact(_)
@@ -359,9 +382,42 @@ impl Settle {
             Node::Object { table, .. } | Node::Properties(table) => Settle::Record(table),
             Node::Array { table, .. } | Node::Items(table) => Settle::List(table),
             Node::ByKind(table) => Settle::ByKind(table),
+            Node::AnyLeaf(span) | Node::OneLeaf(span) => {
+                Self::or_null(program, span).unwrap_or(Settle::Leaf)
+            }
             node if node.is_leaf() => Settle::Leaf,
             _ => Settle::Eval,
         }
+    }
+
+    /// [`Settle::ChecksOrNull`] or [`Settle::RangeOrNull`] for the branches at `span` of a
+    /// leaf union, if they are
+    /// `{"type": "null"}` and a `Checks` node that admits no `null` (in either order).
+    /// Reads [`Program::admits`], derived before the slots are settled.
+    fn or_null(program: &Program, span: Span) -> Option<Settle> {
+        let &[a, b] = &program.edges[span] else {
+            return None;
+        };
+        let admits = |id: NodeId| program.admits.get(id.index()).copied();
+        let null = |id: NodeId| {
+            program.nodes[id.index()] == Node::Type(TypeSet::NULL)
+                && admits(id) == Some(TypeSet::NULL)
+        };
+        let branch = match (null(a), null(b)) {
+            (true, false) => b,
+            (false, true) => a,
+            _ => return None,
+        };
+        let Node::Checks(table) = program.nodes[branch.index()] else {
+            return None;
+        };
+        if admits(branch)?.admits(TypeSet::NULL) {
+            return None;
+        }
+        Some(match Self::of_checks(program, table) {
+            Settle::Range(_) => Settle::RangeOrNull { branch, table },
+            _ => Settle::ChecksOrNull { branch, table },
+        })
     }
 
     /// How to settle the [`CheckList`] of `table`: the two commonest lists of string

@@ -73,6 +73,8 @@ where
                 | Settle::Pattern(_)
                 | Settle::Range(_)
                 | Settle::Checks(_)
+                | Settle::ChecksOrNull { .. }
+                | Settle::RangeOrNull { .. }
                 | Settle::Leaf)
                     if !EXPLAIN =>
                 {
@@ -708,6 +710,8 @@ where
             | Settle::Pattern(_)
             | Settle::Range(_)
             | Settle::Checks(_)
+            | Settle::ChecksOrNull { .. }
+            | Settle::RangeOrNull { .. }
             | Settle::Leaf) => self.leaf_values(id, node, settle, map),
         }
     }

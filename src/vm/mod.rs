@@ -56,6 +56,10 @@ mod children;
 pub(crate) use annotate::absolute_location;
 mod in_place;
 mod leaf;
+
+/// For the compiler's tests: how a slot settles a value, against the node's own verdict.
+#[cfg(test)]
+pub(crate) use leaf::{settled, verdict};
 mod logic;
 mod marks;
 mod show;
