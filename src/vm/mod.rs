@@ -641,13 +641,7 @@ where
     /// steps paid: a pass that took none costs nothing more, a failure is paid only when
     /// its work stopped it (so that the stop is reported).
     #[inline(always)]
-    pub(super) fn leaf_paid(
-        &mut self,
-        node: NodeId,
-        ok: bool,
-        work: usize,
-        step: Step<'_>,
-    ) -> bool {
+    fn leaf_paid(&mut self, node: NodeId, ok: bool, work: usize, step: Step<'_>) -> bool {
         match ok {
             true => work == 0 || self.spend_below(node, work, step),
             false => work >= STOPPED && self.spend_below(node, work, step),
@@ -692,13 +686,7 @@ where
     /// [`Vm::nest`] for a nested record or list (in the fast mode, with steps left):
     /// its table run at once; anything else through [`Vm::descend`].
     #[inline(always)]
-    pub(super) fn run_table(
-        &mut self,
-        node: NodeId,
-        settle: Settle,
-        value: &Value,
-        step: Step<'_>,
-    ) -> bool {
+    fn run_table(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         match (settle, value) {
             (Settle::Record(table), Value::Object(_)) => {
                 self.steps -= 1;
