@@ -5,8 +5,8 @@
 //! a keyed hash that (without the `aes` target feature of a default build) runs ~90
 //! instructions per key. So a name is first told apart by a [`probe`] word (length and
 //! first byte), compared by [`same_bytes`] in two word loads, and a set too large to
-//! scan gets an index: a [`QuickIndex`] (a slot per name by its length and end bytes,
-//! with a multiplier chosen at compile time) or a [`ProbedIndex`] (open addressing at a
+//! scan gets an index: a [`QuickIndex`] (a slot per name by its [`Spelling`], with a
+//! multiplier chosen at compile time) or a [`ProbedIndex`] (open addressing at a
 //! quarter load), which leave about one candidate to compare per lookup.
 
 use smallvec::SmallVec;
@@ -591,6 +591,15 @@ mod tests {
             let listed: Vec<&str> = set.names().collect();
             prop_assert_eq!(listed.len(), names.len());
             finds_exactly(&listed, &others, |name| set.position(name))?;
+            // The loop over an object's keys finds what the lookup of each finds.
+            let keys: Vec<String> = names.iter().chain(&others).cloned().collect();
+            let mut looped = Vec::new();
+            let pairs = keys.iter().map(|key| (key, key));
+            set.each_position(pairs, |at, key| looped.push((at, key)));
+            let each: Vec<_> = (keys.iter())
+                .filter_map(|key| Some((set.position(key)?, key)))
+                .collect();
+            prop_assert_eq!(looped, each);
         }
     }
 
