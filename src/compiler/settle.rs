@@ -207,7 +207,8 @@ mod tests {
 
     proptest! {
         /// A property's `anyOf` / `oneOf` of a constrained branch and `null` settles as
-        /// [`Settle::ChecksOrNull`] or [`Settle::RangeOrNull`], with the verdict and the steps of the union's own loop.
+        /// [`Settle::ChecksOrNull`] or [`Settle::RangeOrNull`], with the verdict and the
+        /// steps of the union's own loop.
         #[test]
         fn or_null_settles_as_the_union_does(
             checked in 0..CHECKED.len(),
@@ -223,10 +224,12 @@ mod tests {
             };
             let keyword = if one { "oneOf" } else { "anyOf" };
             let schema = json!({"type": "object", "properties": {"x": {keyword: branches}}});
-            let program = crate::compiler::compile(&schema, &ValidationOptions::default()).unwrap();
+            let options = ValidationOptions::default();
+            let program = crate::compiler::compile(&schema, &options).unwrap();
             let table = program.properties.iter().find(|t| t.named.len() == 1).unwrap();
             let (settle, node) = (table.entries[0].settle, table.named[0].1);
-            let or_null = matches!(settle, Settle::ChecksOrNull { .. } | Settle::RangeOrNull { .. });
+            let or_null =
+                matches!(settle, Settle::ChecksOrNull { .. } | Settle::RangeOrNull { .. });
             prop_assert!(or_null, "{settle:?} for {schema}");
             let union = program.nodes[node.index()];
             prop_assert!(matches!(union, Node::AnyLeaf(_) | Node::OneLeaf(_)), "{union:?}");

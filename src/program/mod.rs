@@ -391,9 +391,9 @@ impl Settle {
     }
 
     /// [`Settle::ChecksOrNull`] or [`Settle::RangeOrNull`] for the branches at `span` of a
-    /// leaf union, if they are
-    /// `{"type": "null"}` and a `Checks` node that admits no `null` (in either order).
-    /// Reads [`Program::admits`], derived before the slots are settled.
+    /// leaf union, if they are `{"type": "null"}` and a `Checks` node that admits no
+    /// `null` (in either order). Reads [`Program::admits`], derived before the slots are
+    /// settled.
     fn or_null(program: &Program, span: Span) -> Option<Settle> {
         let &[a, b] = &program.edges[span] else {
             return None;

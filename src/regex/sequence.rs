@@ -598,10 +598,14 @@ mod tests {
             trim in 0usize..4,
         ) {
             let escape = |b: u8| format!("\\x{b:02x}");
-            let ranges: Vec<(u8, u8)> =
-                slots.iter().map(|&(low, span)| (low, low.saturating_add(span).min(0x7e))).collect();
+            let ranges: Vec<(u8, u8)> = (slots.iter())
+                .map(|&(low, span)| (low, low.saturating_add(span).min(0x7e)))
+                .collect();
+            let classes = ranges.iter().map(|&(low, high)| {
+                format!("[{}-{}]", escape(low), escape(high))
+            });
             let source: String = std::iter::once("^".to_owned())
-                .chain(ranges.iter().map(|&(low, high)| format!("[{}-{}]", escape(low), escape(high))))
+                .chain(classes)
                 .chain(std::iter::once("$".to_owned()))
                 .collect();
             let Ok(Matcher::Sequence(sequence)) = general_matcher(&source) else {
@@ -621,7 +625,8 @@ mod tests {
                     _ => char::from(high.wrapping_add(0x80) & 0x7f),
                 };
             }
-            let haystack: String = chars.iter().skip(trim % 2).take(chars.len() - trim / 2).collect();
+            let haystack: String =
+                chars.iter().skip(trim % 2).take(chars.len() - trim / 2).collect();
             for haystack in [haystack.clone(), chars.iter().collect()] {
                 let translated = translate(&source, Target::Automaton).unwrap().pattern;
                 let expected = automaton(&translated).unwrap().is_match(&haystack);
