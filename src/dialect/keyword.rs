@@ -222,7 +222,7 @@ mod tests {
             "required": [], "unevaluatedItems": false, "$schema": "s", "allOf": [true]
         });
         let map = map.as_object().unwrap();
-        let all = Keyword::ALL.iter().fold(0, |set, k| set | k.bit());
+        let all = set_of(Keyword::ALL);
         let keywords = Keywords::classify(map, all & !Keyword::AllOf.bit());
         let listed: Vec<_> = keywords
             .iter()

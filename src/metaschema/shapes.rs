@@ -14,6 +14,7 @@
 //! shape, and generated schemas are checked both ways in all five drafts.
 
 use crate::dialect::Draft;
+use crate::json::types::TypeSet;
 use crate::json::{equal, number};
 use crate::stack::StackGuard;
 use serde_json::{Map, Value};
@@ -140,11 +141,6 @@ impl Shape {
     }
 }
 
-/// The names of the simple types, the one enum of every official metaschema.
-const SIMPLE_TYPES: [&str; 7] = [
-    "array", "boolean", "integer", "null", "number", "object", "string",
-];
-
 /// One walk over a schema document, against the metaschema of the draft of index `D`
 /// ([`Draft::index`]).
 struct Walk<const D: usize> {
@@ -207,14 +203,14 @@ impl<const D: usize> Walk<D> {
                     .all(|names| names.as_array().is_some_and(|n| self.string_array(n)))
             }),
             Shape::StringArray => value.as_array().is_some_and(|n| self.string_array(n)),
+            // The simple types, the one enum of every official metaschema, are the names
+            // `type` takes.
             Shape::Type => match value {
-                Value::String(name) => SIMPLE_TYPES.contains(&name.as_str()),
+                Value::String(name) => TypeSet::from_name(name).is_some(),
                 Value::Array(names) => {
                     !names.is_empty()
-                        && names.iter().all(|name| {
-                            name.as_str()
-                                .is_some_and(|name| SIMPLE_TYPES.contains(&name))
-                        })
+                        && (names.iter())
+                            .all(|name| name.as_str().and_then(TypeSet::from_name).is_some())
                         && equal::all_unique(names)
                 }
                 _ => false,
