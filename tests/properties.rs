@@ -282,6 +282,61 @@ proptest! {
         }
     }
 
+    /// An `else if` chain whose links each test one property's value (the tags of real
+    /// schemas, one name link after link or several), on objects of a few keys: the
+    /// verdict is the chain's meaning, worked out here link by link (a link's test
+    /// passes when the property is absent or equal), and the entry points agree, under
+    /// any step budget too (`validate` walks the chain without the fast mode's shortcuts,
+    /// with the same steps).
+    #[test]
+    fn else_if_chains_on_tags_mean_what_they_say(
+        links in proptest::collection::vec((0usize..3, 0usize..3, any::<bool>()), 1..7),
+        otherwise in any::<bool>(),
+        present in proptest::collection::vec(proptest::option::of(0usize..3), 3),
+        fillers in 0usize..3,
+        budget in 0u64..40,
+    ) {
+        let names = ["kind", "type", "specVersion"];
+        let values = [json!(null), json!("library"), json!(1)];
+        let mut schema = json!(otherwise);
+        for &(name, value, then) in links.iter().rev() {
+            schema = json!({
+                "if": {"properties": {names[name]: {"const": values[value]}}},
+                "then": then,
+                "else": schema,
+            });
+        }
+        let mut instance = Map::new();
+        for (name, value) in names.iter().zip(&present) {
+            if let Some(value) = value {
+                instance.insert(name.to_string(), values[*value].clone());
+            }
+        }
+        for i in 0..fillers {
+            instance.insert(format!("x{i}"), json!(i));
+        }
+        let meaning = (links.iter())
+            .find(|&&(name, value, _)| {
+                instance.get(names[name]).is_none_or(|found| *found == values[value])
+            })
+            .map_or(otherwise, |&(_, _, then)| then);
+        let instance = Value::Object(instance);
+        let validator = Validator::new(&schema).expect("a chain of tags compiles");
+        prop_assert_eq!(
+            verdict(&validator, &schema, &instance).valid,
+            meaning,
+            "{} on {}",
+            schema,
+            instance
+        );
+        let bounded = Validator::options()
+            .with_step_budget(budget)
+            .build(&schema)
+            .expect("the budget does not affect compilation");
+        let seen = verdict(&bounded, &schema, &instance);
+        prop_assert!(seen.limited || seen.valid == meaning, "{} on {}", schema, instance);
+    }
+
     #[test]
     fn the_whole_case_keeps_every_invariant(
         (schema, instances) in case(Config::default(), 600),

@@ -9,14 +9,14 @@ use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, RegexId, Span, TableId};
-use crate::names::Spelling;
+use crate::names::{same_bytes, Spelling};
 use crate::program::{
     applicators, other_leaves, Entry, NameLookup, Node, Program, Properties, Settle,
 };
 use serde_json::Value;
 use std::fmt::Write;
 
-impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
+impl<'p, const EXPLAIN: bool> Vm<'p, EXPLAIN>
 where
     Mode<EXPLAIN>: Logged,
 {
@@ -650,10 +650,65 @@ where
             // Not a table of one name after all: the general lookup, never a guess.
             return self.looked_up_properties::<true>(map, spec);
         };
-        match crate::json::object::get(map, name) {
+        let value = crate::json::object::get(map, name);
+        self.one_value(spec, entry, name, value)
+    }
+
+    /// [`Vm::one_property`] once the name is looked up: its `value`'s check, or for a
+    /// missing one whether the table requires none.
+    #[inline(always)]
+    fn one_value(
+        &mut self,
+        spec: &Properties,
+        entry: &Entry,
+        name: &str,
+        value: Option<&Value>,
+    ) -> bool {
+        match value {
             Some(value) => self.settle(entry.node, entry.settle, value, Step::Key(name)),
             None => spec.required_count == 0,
         }
+    }
+
+    /// The verdict of the `if` `test` of a link of an `else if` chain on the object
+    /// `map` (the `instance`), in the fast mode: a test of one property's value (the
+    /// chains of real schemas test one tag link after link, `type` or `specVersion`)
+    /// reuses the lookup of the link before when it names the same property (`looked`:
+    /// the name and what it found), with the steps, level and check of
+    /// [`Vm::bare_properties`]; any other test as [`Vm::verdict`] runs it.
+    #[inline(always)]
+    pub(super) fn link_test<'v>(
+        &mut self,
+        test: NodeId,
+        instance: &'v Value,
+        map: &'v serde_json::Map<String, Value>,
+        looked: &mut Option<(&'p str, Option<&'v Value>)>,
+    ) -> bool {
+        let program = self.program;
+        let Node::Properties(table) = program.nodes[test.index()] else {
+            return self.verdict(test, instance);
+        };
+        let spec = &program.properties[table];
+        let (Some((name, _)), Some(entry), 1) =
+            (spec.named.first(), spec.entries.first(), spec.named.len())
+        else {
+            return self.verdict(test, instance);
+        };
+        if EXPLAIN || self.tracking || !spec.open || map.len() < LOOK_UP_FROM || self.steps == 0 {
+            return self.verdict(test, instance);
+        }
+        let value = match *looked {
+            Some((last, value)) if same_bytes(last.as_bytes(), name.as_bytes()) => value,
+            _ => {
+                let value = crate::json::object::get(map, name);
+                *looked = Some((name, value));
+                value
+            }
+        };
+        self.steps -= 1;
+        self.nested(test, |vm| {
+            vm.spend(test, spec.steps(map.len())) && vm.one_value(spec, entry, name, value)
+        })
     }
 
     /// [`Vm::plain_properties`] for an [open](Properties::open) table (any property it

@@ -405,9 +405,14 @@ where
     #[inline(always)]
     fn chain(&mut self, instance: &Value, test: NodeId, then: NodeId, otherwise: NodeId) -> bool {
         let (mut test, mut then, mut otherwise) = (test, then, otherwise);
+        let mut looked = None;
         loop {
             let marks = self.marks_len();
-            if self.verdict(test, instance) {
+            let passed = match instance {
+                Value::Object(map) if !EXPLAIN => self.link_test(test, instance, map, &mut looked),
+                _ => self.verdict(test, instance),
+            };
+            if passed {
                 return self.eval(then, instance);
             }
             self.truncate_marks(marks);
