@@ -339,7 +339,7 @@ impl NameSet {
     /// [`NameSet::position`] by a [`QuickIndex`]: its candidate, compared.
     #[inline(always)]
     fn quick(&self, index: &QuickIndex, name: &str) -> Option<usize> {
-        let at = index.candidate(Spelling::of(name))?;
+        let at = index.candidate(Spelling::of(name));
         same_bytes(self.bytes(at)?, name.as_bytes()).then_some(at)
     }
 
@@ -411,13 +411,18 @@ fn each<'k, T>(
 pub(crate) struct QuickIndex {
     multiplier: u64,
     shift: u32,
-    /// Position + 1 of the name in each slot; 0 for none.
+    /// Position of the name in each slot; [`QuickIndex::EMPTY`] for none, a position
+    /// past the end of any list indexed, so that the bounds check of the caller's fetch
+    /// by the position is also the check for an empty slot.
     slots: Box<[u8]>,
 }
 
 impl QuickIndex {
     /// The most names an index is built for (positions must fit a byte).
     pub(crate) const MAX_NAMES: usize = 24;
+
+    /// The content of an empty slot.
+    const EMPTY: u8 = u8::MAX;
 
     /// Multipliers tried per table size.
     const TRIES: u32 = 16;
@@ -447,11 +452,11 @@ impl QuickIndex {
                     .wrapping_add(k.wrapping_mul(0xc2b2_ae3d_27d4_eb4e))
                     | 1;
                 slots.clear();
-                slots.resize(size, 0);
+                slots.resize(size, Self::EMPTY);
                 let placed = keys.iter().enumerate().all(|(i, &key)| {
                     let slot = (key.wrapping_mul(multiplier) >> shift) as usize;
-                    let free = slots[slot] == 0;
-                    slots[slot] = (i + 1) as u8;
+                    let free = slots[slot] == Self::EMPTY;
+                    slots[slot] = i as u8;
                     free
                 });
                 if placed {
@@ -473,13 +478,12 @@ impl QuickIndex {
     }
 
     /// The only position a name spelled `spelling` can have in the list (not yet
-    /// compared).
+    /// compared), or a position past the list's end when no name of the list has that
+    /// spelling: the caller fetches what it compares by the position, bounds checked.
     #[inline(always)]
-    pub(crate) fn candidate(&self, spelling: Spelling) -> Option<usize> {
-        match self.slots.get(self.slot(spelling.key())) {
-            Some(&at) if at != 0 => Some(usize::from(at) - 1),
-            _ => None,
-        }
+    pub(crate) fn candidate(&self, spelling: Spelling) -> usize {
+        let at = self.slots.get(self.slot(spelling.key()));
+        usize::from(at.map_or(Self::EMPTY, |&at| at))
     }
 
     /// Heap bytes held.
@@ -611,7 +615,9 @@ mod tests {
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
             if let Some(index) = QuickIndex::build(&names) {
-                finds_exactly(&names, &others, |name| index.candidate(Spelling::of(name)))?;
+                finds_exactly(&names, &others, |name| {
+                    Some(index.candidate(Spelling::of(name))).filter(|&at| at < names.len())
+                })?;
             }
         }
     }

@@ -1032,7 +1032,7 @@ impl Properties {
     #[inline(always)]
     pub(crate) fn quick(&self, index: &QuickIndex, name: &str) -> Option<(usize, &Entry)> {
         let spelling = Spelling::of(name);
-        let i = index.candidate(spelling)?;
+        let i = index.candidate(spelling);
         Some((i, self.named_at(i, name, || spelling)?))
     }
 
