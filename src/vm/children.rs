@@ -541,6 +541,15 @@ where
                 continue;
             };
             required_met += u32::from(entry.required);
+            // A lone `type`, the commonest entry, is settled here without the settle's
+            // dispatch (as `settle` would: no step, never held back). Measured: geomean
+            // -1.6%, up to -7%; the same in `named_entry` took -0.3%.
+            if let Settle::Type(set) = entry.settle {
+                if !set.matches(value) {
+                    return false;
+                }
+                continue;
+            }
             if !self.named_entry::<COSTLY>(entry, key, value, &mut deferred) {
                 return false;
             }
