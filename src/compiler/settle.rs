@@ -29,8 +29,18 @@ impl Compiler<'_> {
         // (Probed for every compile, not only one with such a table: the probe's one-time
         // set-up then never falls on a later compile.)
         let sorted_keys = crate::memory::keys_in_byte_order();
+        let marks_read = self.annotating
+            || (program.nodes.iter()).any(|node| matches!(node, Node::Unevaluated(_)));
         for table in &mut properties {
             let additional = table.additional.map(|node| Settle::of(program, node));
+            if !marks_read && additional.unwrap_or(Settle::Pass) == Settle::Pass {
+                // A `patternProperties` schema that passes every value (`{}`, or only
+                // annotations: clang-format's `"^x-": {"$comment": ...}`) decides
+                // nothing when unnamed keys pass anyway and no `unevaluated*` or
+                // annotation reads which keys it matched: dropped, so that the table
+                // runs no regex per key and may be open.
+                (table.patterns).retain(|&(_, node)| Settle::of(program, node) != Settle::Pass);
+            }
             table.exact = exact_order(table, additional.unwrap_or(Settle::Pass), sorted_keys);
         }
         let exact: Vec<bool> = properties.iter().map(|t| t.exact.is_some()).collect();
@@ -196,13 +206,46 @@ mod tests {
         ]
     }
 
+    /// A `patternProperties` schema that passes every value is dropped where nothing
+    /// reads which keys it matched, and kept where something does, with the verdicts
+    /// that keeping it gives.
     #[test]
-    fn print_sizes() {
-        eprintln!(
-            "SIZES settle {} entry {}",
-            std::mem::size_of::<Settle>(),
-            std::mem::size_of::<crate::program::Entry>()
+    fn vacuous_patterns_go_only_where_nothing_reads_them() {
+        let options = ValidationOptions::default();
+        let vacuous = json!({"^x-": {"$comment": "anything"}, "^y-": {"type": "string"}});
+        let patterns = |schema: &Value, annotating: bool| {
+            let program = match annotating {
+                false => crate::compiler::compile(schema, &options),
+                true => crate::compiler::compile_annotating(schema, &options),
+            };
+            (program.unwrap().properties.iter())
+                .map(|table| table.patterns.len())
+                .sum::<usize>()
+        };
+        let open = json!({"properties": {"a": true}, "patternProperties": vacuous});
+        assert_eq!(patterns(&open, false), 1, "unnamed keys pass anyway");
+        assert_eq!(
+            patterns(&open, true),
+            2,
+            "annotations list the keys it matched"
         );
+        let read = [
+            json!({"patternProperties": vacuous, "additionalProperties": false}),
+            json!({"patternProperties": vacuous, "unevaluatedProperties": false}),
+            json!({"anyOf": [{"patternProperties": vacuous}], "unevaluatedProperties": false}),
+        ];
+        for schema in &read {
+            assert_eq!(patterns(schema, false), 2, "{schema}");
+            let validator = crate::Validator::new(schema).unwrap();
+            assert!(
+                validator.is_valid(&json!({"x-a": 1, "y-b": "s"})),
+                "{schema}"
+            );
+            assert!(!validator.is_valid(&json!({"x-a": 1, "z": 1})), "{schema}");
+        }
+        let validator = crate::Validator::new(&open).unwrap();
+        assert!(validator.is_valid(&json!({"x-a": 1, "z": 1, "a": 2})));
+        assert!(!validator.is_valid(&json!({"x-a": 1, "y-b": 2})));
     }
 
     proptest! {
