@@ -124,11 +124,16 @@ impl Engine {
 impl Compiled {
     /// Whether `instance` is valid. `boon` has no boolean entry point: its `validate`
     /// builds an error tree on failure, so it pays more than the others on invalid input.
+    ///
+    /// Each engine's call is a function of its own, so that none pays for another's code:
+    /// inlined into this dispatch, one engine's validation gave the dispatch its stack
+    /// frame and saved registers, which every engine's call then paid (31 instructions
+    /// a call for ours, measured).
     pub fn is_valid(&self, instance: &Value) -> bool {
         match self {
-            Compiled::Ours(v) => v.is_valid(instance),
-            Compiled::JsonSchema(v) => v.is_valid(instance),
-            Compiled::Boon(schemas, index) => schemas.validate(instance, *index).is_ok(),
+            Compiled::Ours(v) => ours_is_valid(v, instance),
+            Compiled::JsonSchema(v) => jsonschema_is_valid(v, instance),
+            Compiled::Boon(schemas, index) => boon_is_valid(schemas, *index, instance),
         }
     }
 
@@ -166,4 +171,19 @@ impl Compiled {
             format!("is_valid={is_valid}, validate is Ok={validate}, iter_errors empty={no_errors}")
         })
     }
+}
+
+#[inline(never)]
+fn ours_is_valid(validator: &mcp_jsonschema::Validator, instance: &Value) -> bool {
+    validator.is_valid(instance)
+}
+
+#[inline(never)]
+fn jsonschema_is_valid(validator: &jsonschema::Validator, instance: &Value) -> bool {
+    validator.is_valid(instance)
+}
+
+#[inline(never)]
+fn boon_is_valid(schemas: &boon::Schemas, index: boon::SchemaIndex, instance: &Value) -> bool {
+    schemas.validate(instance, index).is_ok()
 }
