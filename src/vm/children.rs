@@ -291,16 +291,25 @@ where
                 return true;
             }
         }
+        if !EXPLAIN && !self.tracking {
+            // The steps of `Properties::steps`, a step per key without patterns.
+            return match (spec.named.is_empty(), spec.patterns.is_empty(), spec.costly) {
+                (true, true, _) => self.spend(id, map.len()) && self.only_additional(id, map, spec),
+                (false, true, false) => {
+                    self.spend(id, map.len())
+                        && self.plain_properties::<false, false>(id, map, spec)
+                }
+                (false, true, true) => {
+                    self.spend(id, map.len()) && self.plain_properties::<false, true>(id, map, spec)
+                }
+                (_, false, _) => {
+                    self.spend(id, spec.steps(map.len()))
+                        && self.plain_properties::<true, true>(id, map, spec)
+                }
+            };
+        }
         if !self.spend(id, spec.steps(map.len())) {
             return false;
-        }
-        if !EXPLAIN && !self.tracking {
-            return match (spec.named.is_empty(), spec.patterns.is_empty(), spec.costly) {
-                (true, true, _) => self.only_additional(id, map, spec),
-                (false, true, false) => self.plain_properties::<false, false>(id, map, spec),
-                (false, true, true) => self.plain_properties::<false, true>(id, map, spec),
-                (_, false, _) => self.plain_properties::<true, true>(id, map, spec),
-            };
         }
         self.all_properties(id, instance, map, spec)
     }
