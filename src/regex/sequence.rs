@@ -56,6 +56,9 @@ pub(super) struct Sequence {
     /// the simulation (`^[A-Za-z][A-Za-z0-9_:-]*$` after its first byte).
     tail: u64,
     tail_class: Class,
+    /// When the tail's class takes every ASCII character but up to three (`.`: all but
+    /// `\n` and `\r`; `[^/]`), those: its ASCII run is then checked a word at a time.
+    tail_excluded: Option<ExcludedBytes>,
     /// Whether every slot must take exactly one character and the pattern ends with
     /// `$` (`^[0-9]{4}-[0-9]{2}-[0-9]{2}$`): slot `i` then takes character `i`.
     fixed: bool,
@@ -110,6 +113,9 @@ impl Sequence {
             }
             _ => (0, Class::default()),
         };
+        let tail_excluded = (tail != 0)
+            .then(|| ExcludedBytes::of(|b| slots_taking[usize::from(b)] & tail != 0))
+            .flatten();
         let fixed = anchored_end && skippable == 0 && repeating == 0;
         let ranges = fixed
             .then(|| FixedRanges::new(&slots_taking, slots as usize))
@@ -125,6 +131,7 @@ impl Sequence {
             chained: skippable & skippable << 1 != 0,
             tail,
             tail_class,
+            tail_excluded,
             fixed,
             ranges,
         })
@@ -212,6 +219,14 @@ impl Sequence {
     /// the slot after it): ASCII by the table, the rest by its class.
     #[inline(always)]
     fn run_of_tail(&self, text: &str) -> bool {
+        let text = match &self.tail_excluded {
+            Some(excluded) => match excluded.ascii_run(text.as_bytes()) {
+                Run::Excluded => return false,
+                // Up to the first word with a non-ASCII byte: a character boundary.
+                Run::Until(at) => text.get(at..).unwrap_or(text),
+            },
+            None => text,
+        };
         let ascii = |b: u8| self.slots_taking[usize::from(b & 127)] & self.tail != 0 && b < 128;
         if text.bytes().all(ascii) {
             return true;
@@ -237,6 +252,59 @@ impl Sequence {
             Some((_, last, slots)) if cp <= last => slots,
             _ => 0,
         }
+    }
+}
+
+/// Up to three ASCII bytes that a class does not take, when it takes every other ASCII
+/// character: a run of the class's ASCII characters is then tested eight bytes at a
+/// time, each word for a byte of 0x80 or above (where the run leaves ASCII) and for each
+/// excluded byte.
+#[derive(Clone, Copy, Debug)]
+struct ExcludedBytes([u8; 3]);
+
+/// How far [`ExcludedBytes::ascii_run`] got.
+enum Run {
+    /// An excluded byte is in the text.
+    Excluded,
+    /// The text up to this offset (a multiple of 8) is ASCII, none of it excluded.
+    Until(usize),
+}
+
+impl ExcludedBytes {
+    /// The ASCII bytes `takes` refuses, if it refuses at most three. Unused places
+    /// repeat 0x80, which no word tested holds (a word with a byte of 0x80 or above is
+    /// never tested for them).
+    fn of(takes: impl Fn(u8) -> bool) -> Option<ExcludedBytes> {
+        let mut excluded = [0x80; 3];
+        let mut count = 0;
+        for b in (0..128).filter(|&b| !takes(b)) {
+            *excluded.get_mut(count)? = b;
+            count += 1;
+        }
+        Some(ExcludedBytes(excluded))
+    }
+
+    /// Walks `bytes` a word at a time while the words are ASCII and hold no excluded
+    /// byte.
+    #[inline(always)]
+    fn ascii_run(&self, bytes: &[u8]) -> Run {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+        // Nonzero exactly when some byte of `x` is zero.
+        let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+        let [a, b, c] = self.0.map(|byte| ONES * u64::from(byte));
+        let mut at = 0;
+        while at + 8 <= bytes.len() {
+            let w = word(bytes, at);
+            if w & HIGH != 0 {
+                break;
+            }
+            if zero_byte(w ^ a) | zero_byte(w ^ b) | zero_byte(w ^ c) != 0 {
+                return Run::Excluded;
+            }
+            at += 8;
+        }
+        Run::Until(at)
     }
 }
 
@@ -472,6 +540,45 @@ mod tests {
         #[test]
         fn sequences_agree_with_the_automaton(haystack in "[a-dxA-D0-9_.#\\-\u{e9}]{0,11}") {
             for source in SEQUENCES.iter().filter(|s| is_sequence(s)) {
+                let translated = translate(source, Target::Automaton).unwrap().pattern;
+                let expected = automaton(&translated).unwrap().is_match(&haystack);
+                let Ok(Matcher::Sequence(sequence)) = general_matcher(source) else {
+                    unreachable!()
+                };
+                proptest::prop_assert_eq!(
+                    sequence.is_match(&haystack), expected, "{} {:?}", source, haystack
+                );
+            }
+        }
+    }
+
+    /// Sequences ending in a run of a class that takes all ASCII but a few bytes, whose
+    /// run is tested a word at a time ([`super::ExcludedBytes`]), and one that is not.
+    const WORD_RUNS: &[&str] = &[
+        r"^.+$",
+        r"^.*$",
+        r"^x.*$",
+        r"^[^/]+$",
+        r"^a[^\n/]*$",
+        r"^[^\s]+$",
+    ];
+
+    #[test]
+    fn runs_of_all_but_a_few_ascii_bytes_are_tested_by_words() {
+        for (source, by_words) in WORD_RUNS.iter().zip([true, true, true, true, true, false]) {
+            let Ok(Matcher::Sequence(sequence)) = general_matcher(source) else {
+                panic!("{source} is a sequence");
+            };
+            assert_eq!(sequence.tail_excluded.is_some(), by_words, "{source}");
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn word_runs_agree_with_the_automaton(
+            haystack in "([a-cx/ ]{0,12}[\n\r\u{e9}\u{2028}\u{2029}]?){0,4}"
+        ) {
+            for source in WORD_RUNS {
                 let translated = translate(source, Target::Automaton).unwrap().pattern;
                 let expected = automaton(&translated).unwrap().is_match(&haystack);
                 let Ok(Matcher::Sequence(sequence)) = general_matcher(source) else {
