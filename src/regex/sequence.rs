@@ -276,10 +276,8 @@ impl ExcludedBytes {
     /// never tested for them).
     fn of(takes: impl Fn(u8) -> bool) -> Option<ExcludedBytes> {
         let mut excluded = [0x80; 3];
-        let mut count = 0;
-        for b in (0..128).filter(|&b| !takes(b)) {
+        for (count, b) in (0..128).filter(|&b| !takes(b)).enumerate() {
             *excluded.get_mut(count)? = b;
-            count += 1;
         }
         Some(ExcludedBytes(excluded))
     }
