@@ -638,12 +638,7 @@ where
     pub(super) fn bare_properties(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
         let spec = &self.program.properties[table];
         match instance {
-            Value::Object(map)
-                if !EXPLAIN
-                    && !self.tracking
-                    && spec.open
-                    && map.len() >= LOOK_UP_FROM * spec.named.len() =>
-            {
+            Value::Object(map) if self.names_looked_up(spec, map.len()) => {
                 // The loop over the keys' charge, though fewer lookups run.
                 if !self.spend(id, spec.steps(map.len())) {
                     return false;
@@ -656,6 +651,14 @@ where
             }
             _ => self.properties(id, instance, table),
         }
+    }
+
+    /// Whether [`Vm::bare_properties`] looks the names of `spec` up in an object of
+    /// `keys` keys rather than walking its keys (the fast mode, an open table, many more
+    /// keys than names); [`Vm::link_test`] reuses a lookup exactly where it does.
+    #[inline(always)]
+    fn names_looked_up(&self, spec: &Properties, keys: usize) -> bool {
+        !EXPLAIN && !self.tracking && spec.open && keys >= LOOK_UP_FROM * spec.named.len()
     }
 
     /// [`Vm::looked_up_properties`] for a table of one name (the `if` of a
@@ -712,7 +715,7 @@ where
         else {
             return self.verdict(test, instance);
         };
-        if EXPLAIN || self.tracking || !spec.open || map.len() < LOOK_UP_FROM || self.steps == 0 {
+        if !self.names_looked_up(spec, map.len()) || self.steps == 0 {
             return self.verdict(test, instance);
         }
         let value = match *looked {
