@@ -225,6 +225,21 @@ fn a_one_of_of_objects_reports_the_deepest_failure_then_the_fewest_errors() {
         message(&overlapping, &json!(3)),
         "(root): 3 is valid under more than one of the schemas in oneOf (#0 and #1)"
     );
+    // A `oneOf` whose branches exclude one another stops at the first that passes, and
+    // still explains a failure as a `oneOf`.
+    let color = json!({"oneOf": [{"enum": ["red", "blue"]}, {"pattern": "^#[0-9a-f]{6}$"}]});
+    assert!(Validator::new(&color).unwrap().is_valid(&json!("red")));
+    let error = first_error(&color, &json!("teal"));
+    assert_eq!(
+        (error.kind(), error.schema_location()),
+        (ValidationErrorKind::OneOf, "/oneOf")
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("is not valid under any of the schemas in oneOf"),
+        "{error}"
+    );
 }
 
 #[test]

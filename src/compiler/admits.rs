@@ -74,8 +74,11 @@ pub(super) fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>
             .check_parts(table)
             .iter()
             .fold(TypeSet::ANY, |set, &part| set.intersection(of(part))),
-        Node::Any(span) | Node::One(span) | Node::AnyLeaf(span) | Node::OneLeaf(span) => program
-            .edges[span]
+        Node::Any(span)
+        | Node::One(span)
+        | Node::AnyLeaf(span)
+        | Node::OneLeaf(span)
+        | Node::ExclusiveLeaf(span) => program.edges[span]
             .iter()
             .fold(TypeSet::NONE, |set, &branch| set.union(of(branch))),
         Node::Switch(table) => program.edges[program.switches[table].branches]

@@ -47,9 +47,11 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
         Node::All(span) => each(span, Edge::Always),
         Node::PropertyLogic(table) => each(program.property_logic[table].parts, Edge::Always),
         Node::Checks(table) => each(program.check_lists[table].parts, Edge::Always),
-        Node::Any(span) | Node::One(span) | Node::AnyLeaf(span) | Node::OneLeaf(span) => {
-            each(span, Edge::Sometimes)
-        }
+        Node::Any(span)
+        | Node::One(span)
+        | Node::AnyLeaf(span)
+        | Node::OneLeaf(span)
+        | Node::ExclusiveLeaf(span) => each(span, Edge::Sometimes),
         Node::Switch(table) => each(program.switches[table].branches, Edge::Sometimes),
         Node::ByKind(table) => each(program.by_kinds[table].branches, Edge::Sometimes),
         Node::Not(child) | Node::Ref(child) | Node::Scope { body: child, .. } => {

@@ -41,8 +41,9 @@ const MAX_FUSED_WORK: u32 = 24;
 const MAX_FUSED_SCANS: u32 = 4;
 
 impl Compiler<'_> {
-    /// Rewrites fusable `All` and `Items` nodes, innermost first, until nothing changes.
-    pub(crate) fn fuse_leaves(&mut self) {
+    /// Rewrites fusable `All` and `Items` nodes, innermost first, until nothing changes;
+    /// returns the [`Node::OneLeaf`]s it made.
+    pub(crate) fn fuse_leaves(&mut self) -> Vec<usize> {
         let program = &mut self.program;
         // Nesting level of each node as a leaf: 0 for plain leaves, None for non-leaves.
         let mut level: Vec<Option<Fusion>> = program
@@ -64,12 +65,16 @@ impl Compiler<'_> {
                 )
             })
             .collect();
+        let mut one_leaves = Vec::new();
         for _ in 0..=MAX_LEAF_NESTING {
             let before = pending.len();
             pending.retain(|&i| {
                 let Some((fused, fusion)) = fused(program, &level, program.nodes[i]) else {
                     return true;
                 };
+                if let Fused::Node(Node::OneLeaf(_)) = fused {
+                    one_leaves.push(i);
+                }
                 program.nodes[i] = match fused {
                     Fused::Node(node) => node,
                     Fused::Checks(span) => {
@@ -100,6 +105,7 @@ impl Compiler<'_> {
                 }
             }
         }
+        one_leaves
     }
 }
 

@@ -172,6 +172,7 @@ fn candidate(node: Node) -> bool {
             | Node::AnyLeaf(_)
             | Node::One(_)
             | Node::OneLeaf(_)
+            | Node::ExclusiveLeaf(_)
             | Node::Not(_)
             | Node::All(_)
             | Node::Ref(_)
@@ -262,7 +263,7 @@ impl<'p> Formula<'p> {
             Node::Any(span) | Node::AnyLeaf(span) => {
                 return self.list(program, span, hops, ListKind::Any)
             }
-            Node::One(span) | Node::OneLeaf(span) => {
+            Node::One(span) | Node::OneLeaf(span) | Node::ExclusiveLeaf(span) => {
                 return self.list(program, span, hops, ListKind::One)
             }
             Node::Not(child) => Clause::Not(self.clause(program, child, hops)?),

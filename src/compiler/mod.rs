@@ -30,6 +30,7 @@ mod applicator;
 mod array;
 mod conjunction;
 mod cycles;
+mod exclusive;
 mod inline;
 mod leaves;
 mod logic;
@@ -637,11 +638,12 @@ impl<'a> Compiler<'a> {
             }
         }
         self.flatten_conjunctions();
-        self.fuse_leaves();
+        let one_leaves = self.fuse_leaves();
         self.fuse_records();
         // The discriminator reads which branches accept objects.
         self.derive_admits();
         self.discriminate();
+        self.settle_exclusive_branches(&one_leaves);
         self.fuse_property_logic();
         self.settle_slots();
         // Give back what `reserve_for_scanned` over-estimated.

@@ -283,7 +283,7 @@ mod tests {
                 matches!(settle, Settle::ChecksOrNull { .. } | Settle::RangeOrNull { .. });
             prop_assert!(or_null, "{settle:?} for {schema}");
             let union = program.nodes[node.index()];
-            prop_assert!(matches!(union, Node::AnyLeaf(_) | Node::OneLeaf(_)), "{union:?}");
+            prop_assert!(matches!(union, Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::ExclusiveLeaf(_)), "{union:?}");
             prop_assert_eq!(
                 settled(&program, settle, node, &value),
                 Some(verdict(&program, union, &value)),

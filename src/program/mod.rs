@@ -53,6 +53,10 @@ pub(crate) enum Node {
     AnyLeaf(Span),
     /// A [`Node::One`] whose branches are all leaves: a leaf itself.
     OneLeaf(Span),
+    /// A [`Node::OneLeaf`] whose branches no value passes two of (proved by the
+    /// compiler, see `compiler::exclusive`): the first branch that passes settles it,
+    /// as an [`Node::AnyLeaf`]'s does; it explains itself as the `oneOf` it is.
+    ExclusiveLeaf(Span),
     /// Exactly one node in the span passes: `oneOf`.
     One(Span),
     /// `anyOf` / `oneOf` whose branches are told apart by one property's string value
@@ -221,6 +225,7 @@ macro_rules! fused_leaves {
             | Node::EachItem(_)
             | Node::AnyLeaf(_)
             | Node::OneLeaf(_)
+            | Node::ExclusiveLeaf(_)
             | Node::Tuple(_)
     };
 }
@@ -382,7 +387,7 @@ impl Settle {
             Node::Object { table, .. } | Node::Properties(table) => Settle::Record(table),
             Node::Array { table, .. } | Node::Items(table) => Settle::List(table),
             Node::ByKind(table) => Settle::ByKind(table),
-            Node::AnyLeaf(span) | Node::OneLeaf(span) => {
+            Node::AnyLeaf(span) | Node::OneLeaf(span) | Node::ExclusiveLeaf(span) => {
                 Self::or_null(program, span).unwrap_or(Settle::Leaf)
             }
             node if node.is_leaf() => Settle::Leaf,
@@ -1251,7 +1256,8 @@ impl Program {
             | Node::Any(edges)
             | Node::AnyLeaf(edges)
             | Node::One(edges)
-            | Node::OneLeaf(edges) => span(edges),
+            | Node::OneLeaf(edges)
+            | Node::ExclusiveLeaf(edges) => span(edges),
             Node::Checks(table) => span(self.check_lists[table].parts),
             Node::ArrayOf(table) => span(self.array_ofs[table].parts),
             Node::Switch(table) => span(self.switches[table].branches),

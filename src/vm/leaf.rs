@@ -472,9 +472,9 @@ pub(super) fn on_name(program: &Program, node: Node, name: &str) -> Option<(bool
     Some((ok, 0))
 }
 
-/// An [`Node::AnyLeaf`] (or, with `one`, a [`Node::OneLeaf`]): the branches that may
-/// accept the value's type, in order, until the verdict is settled; a step per branch
-/// tried.
+/// An [`Node::AnyLeaf`] or [`Node::ExclusiveLeaf`] (or, with `one`, a [`Node::OneLeaf`]):
+/// the branches that may accept the value's type, in order, until the verdict is
+/// settled; a step per branch tried.
 fn branches(program: &Program, span: Span, value: &Value, one: bool) -> (bool, usize) {
     let kind = TypeSet::kind(value);
     let (mut passed, mut work) = (0, 0);
@@ -557,7 +557,7 @@ pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> O
             })
         }
         Node::Checks(table) => parts(program.check_lists[table].parts, false),
-        Node::AnyLeaf(span) | Node::OneLeaf(span) => parts(span, true),
+        Node::AnyLeaf(span) | Node::OneLeaf(span) | Node::ExclusiveLeaf(span) => parts(span, true),
         // Leaves that evaluate no item (sizes and `uniqueItems` look at the array, not
         // through subschemas at its items).
         Node::Valid | Node::Type(_) | keyword_leaves!() => None,
@@ -639,7 +639,9 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::Checks(table) => return checks(program, table, value),
         Node::EachItem(rest) => return each_item(program, rest, value),
         Node::ArrayOf(table) => return array_of(&program.array_ofs[table], value),
-        Node::AnyLeaf(span) => return branches(program, span, value, false),
+        Node::AnyLeaf(span) | Node::ExclusiveLeaf(span) => {
+            return branches(program, span, value, false)
+        }
         Node::OneLeaf(span) => return branches(program, span, value, true),
         Node::Tuple(table) => return tuple(program, table, value),
         // Not leaves: never asked here, and never a pass if they were.

@@ -59,7 +59,9 @@ mod leaf;
 
 /// For the compiler's tests: how a slot settles a value, against the node's own verdict.
 #[cfg(test)]
-pub(crate) use leaf::{settled, verdict};
+pub(crate) use leaf::settled;
+/// For the compiler's proofs that no value passes two branches of a `oneOf`.
+pub(crate) use leaf::verdict;
 mod logic;
 mod marks;
 mod show;
@@ -545,7 +547,13 @@ where
         match node {
             Node::Valid => true,
             Node::Type(set) => set.matches(instance) || self.reject(id, node, instance),
-            Node::All(span) => self.nested(id, |vm| vm.all(span, instance)),
+            // Inlined whatever the size of this function (another arm moved it out of
+            // line once: +1.4% on ui5).
+            Node::All(span) => self.nested(
+                id,
+                #[inline(always)]
+                |vm| vm.all(span, instance),
+            ),
             Node::Properties(table) => {
                 self.nested(id, |vm| vm.bare_properties(id, instance, table))
             }
@@ -832,7 +840,8 @@ where
         let parts = match node {
             Node::Checks(table) => Some(program.check_lists[table].parts),
             Node::ArrayOf(table) => Some(program.array_ofs[table].parts),
-            Node::EachItem(_) | Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::Tuple(_) => None,
+            Node::EachItem(_) | Node::Tuple(_) => None,
+            Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::ExclusiveLeaf(_) => None,
             Node::Valid | Node::Type(_) | keyword_leaves!() | applicators!() => None,
         };
         if let Some(span) = parts {
@@ -856,7 +865,9 @@ where
         // Fused applicators explain themselves as their general forms do.
         match node {
             Node::AnyLeaf(span) => return self.any_of(id, instance, span),
-            Node::OneLeaf(span) => return self.one_of(id, instance, span),
+            Node::OneLeaf(span) | Node::ExclusiveLeaf(span) => {
+                return self.one_of(id, instance, span)
+            }
             Node::Tuple(table) => return self.items(id, instance, table),
             Node::Checks(_) | Node::ArrayOf(_) | Node::EachItem(_) => {}
             Node::Valid | Node::Type(_) | keyword_leaves!() | applicators!() => {}
