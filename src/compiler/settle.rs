@@ -206,6 +206,38 @@ mod tests {
         ]
     }
 
+    proptest! {
+        /// A property's `not` of a `type` settles as the other types where they make a
+        /// set, with the verdicts of evaluating the `not`.
+        #[test]
+        fn not_of_a_type_settles_as_its_evaluation_does(
+            types in proptest::sample::subsequence(
+                vec!["null", "boolean", "integer", "number", "string", "array", "object"],
+                1..4,
+            ),
+            value in value(),
+        ) {
+            let schema = json!({"properties": {"a": {"not": {"type": types}}}});
+            let program = crate::compiler::compile(&schema, &ValidationOptions::default()).unwrap();
+            let settle = program.properties[0].entries[0].settle;
+            let integer_alone = types.contains(&"integer") && !types.contains(&"number");
+            prop_assert_eq!(matches!(settle, Settle::Type(_)), !integer_alone, "{:?}", settle);
+            let mut evaluated = program.clone();
+            evaluated.properties[0].entries[0].settle = Settle::Eval;
+            let limits = crate::vm::Limits {
+                max_depth: 64,
+                max_steps: u64::MAX,
+                masked: false,
+            };
+            let instance = json!({"a": value});
+            prop_assert_eq!(
+                crate::vm::is_valid(&program, &instance, limits),
+                crate::vm::is_valid(&evaluated, &instance, limits),
+                "{} on {}", schema, instance
+            );
+        }
+    }
+
     /// A `patternProperties` schema that passes every value is dropped where nothing
     /// reads which keys it matched, and kept where something does, with the verdicts
     /// that keeping it gives.

@@ -91,6 +91,20 @@ impl TypeSet {
         TypeSet(self.0 | other.0)
     }
 
+    /// Whether the set holds `number` and `integer` both, or neither: then exactly the
+    /// values it does not [match](TypeSet::matches) match its
+    /// [`complement`](TypeSet::complement).
+    pub(crate) fn whole_numbers(self) -> bool {
+        let numbers = self.intersection(Self::NUMBER);
+        numbers == Self::NONE || numbers == Self::NUMBER
+    }
+
+    /// The types not in the set (see [`TypeSet::whole_numbers`] for when a value
+    /// matches one of the two sets exactly when it does not match the other).
+    pub(crate) fn complement(self) -> TypeSet {
+        TypeSet(Self::ANY.0 & !self.0)
+    }
+
     /// Whether `value` has one of the types in this set. A number with a zero
     /// fractional part (`1.0`) is an integer.
     ///
@@ -197,5 +211,32 @@ mod tests {
         assert!(!TypeSet::STRING.matches(&json!(3)));
         let set = TypeSet::NUMBER.union(TypeSet::NULL);
         assert_eq!(set.names().collect::<Vec<_>>(), ["number", "null"]);
+    }
+
+    #[test]
+    fn a_complement_matches_what_its_set_does_not_when_numbers_go_together() {
+        let values = [
+            json!(null),
+            json!(true),
+            json!(1),
+            json!(1.0),
+            json!(1.5),
+            json!(-2),
+            json!("1"),
+            json!([1]),
+            json!({"a": 1}),
+        ];
+        for bits in 0..=TypeSet::ANY.0 {
+            let set = TypeSet(bits);
+            let exact = values
+                .iter()
+                .all(|value| set.complement().matches(value) != set.matches(value));
+            assert_eq!(
+                exact,
+                set.whole_numbers(),
+                "{:?}",
+                set.names().collect::<Vec<_>>()
+            );
+        }
     }
 }

@@ -382,6 +382,13 @@ impl Settle {
             Node::Valid => Settle::Pass,
             Node::Invalid => Settle::Fail,
             Node::Type(set) => Settle::Type(set),
+            // `not` of a `type` is a `type` when the set holds `number` and `integer`
+            // both or neither (the complement of `integer` alone is no set: `1.5` is in
+            // it and `1` is not).
+            Node::Not(child) => match program.nodes[child.index()] {
+                Node::Type(set) if set.whole_numbers() => Settle::Type(set.complement()),
+                _ => Settle::Eval,
+            },
             Node::StringEnum(table) => Settle::Strings(table),
             Node::Checks(table) => Self::of_checks(program, table),
             Node::Object { table, .. } | Node::Properties(table) => Settle::Record(table),
