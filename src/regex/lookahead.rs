@@ -29,7 +29,61 @@ pub(super) fn split(source: &str) -> Option<Vec<String>> {
         return None;
     }
     parts.push(anchored(rest, unwrap_captures));
+    fold_line_run(&mut parts);
     Some(parts)
+}
+
+/// Folds a part `^.+$` (or `^.*$`: a line, no line terminator) into a part that is a
+/// run of one negated class (`^[^!*,;\n]+$`), as the class without line terminators:
+/// the two hold of a text exactly when the one run does (cspell's
+/// `^(?=[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$`), and a run is one part fewer to test.
+fn fold_line_run(parts: &mut Vec<String>) {
+    let Some(line) = parts
+        .iter()
+        .position(|part| matches!(part.as_str(), "^.+$" | "^.*$"))
+    else {
+        return;
+    };
+    let Some((class, run)) = parts.iter().enumerate().find_map(|(at, part)| {
+        let (class, quantifier) = negated_class_run(part)?;
+        Some((at, (class, quantifier)))
+    }) else {
+        return;
+    };
+    let (excluded, quantifier) = run;
+    // At least one character if either part asks for one.
+    let quantifier = match parts[line].as_str() {
+        "^.+$" => '+',
+        _ => quantifier,
+    };
+    parts[class] = format!(r"^[^{excluded}\n\r\u2028\u2029]{quantifier}$");
+    parts.remove(line);
+}
+
+/// The inside of the negated class and the quantifier (`+` or `*`) of a part that is
+/// exactly `^[^...]+$` or `^[^...]*$`.
+fn negated_class_run(part: &str) -> Option<(String, char)> {
+    let inside = part.strip_prefix("^[^")?;
+    let (inside, quantifier) = match inside.strip_suffix("]+$") {
+        Some(inside) => (inside, '+'),
+        None => (inside.strip_suffix("]*$")?, '*'),
+    };
+    // The class must end where the suffix starts: no `]` inside but escaped ones, and no
+    // escape left open; and a `-` last would make a range of what is appended.
+    if inside.ends_with('-') {
+        return None;
+    }
+    let mut chars = inside.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                chars.next()?;
+            }
+            ']' => return None,
+            _ => {}
+        }
+    }
+    Some((inside.to_owned(), quantifier))
 }
 
 /// `^` before `body`: bare when nothing in `body` binds looser than the anchor, so that
@@ -127,10 +181,24 @@ mod tests {
 
     #[test]
     fn leading_lookaheads_become_anchored_parts() {
+        // The line `^.+$` folds into the run of a negated class.
         assert_eq!(
             split(r"^(?=[^!*,;{}[\]~\n]+$)(?=(.*\w)).+$").unwrap(),
-            [r"^[^!*,;{}[\]~\n]+$", r"^.*\w", r"^.+$"]
+            [r"^[^!*,;{}[\]~\n\n\r\u2028\u2029]+$", r"^.*\w"]
         );
+        assert_eq!(
+            split(r"^(?=[^a]*$).*$").unwrap(),
+            [r"^[^a\n\r\u2028\u2029]*$"]
+        );
+        assert_eq!(
+            split(r"^(?=[^a]*$).+$").unwrap(),
+            [r"^[^a\n\r\u2028\u2029]+$"]
+        );
+        // Not a run of one class, or an escape that closes nothing: kept apart.
+        assert_eq!(split(r"^(?=[^a]b+$).+$").unwrap(), [r"^[^a]b+$", r"^.+$"]);
+        assert_eq!(negated_class_run(r"^[^a\]]+$"), Some((r"a\]".into(), '+')));
+        assert_eq!(negated_class_run(r"^[^a]b]+$"), None);
+        assert_eq!(negated_class_run(r"^[^a-]+$"), None);
         assert_eq!(split(r"^(?=a\))b").unwrap(), [r"^a\)", r"^b"]);
         assert_eq!(split(r"^(?=a|b)").unwrap(), ["^(?:a|b)", "^"]);
         assert_eq!(split(r"^(?=(?:a|b))(c)d").unwrap(), ["^(?:a|b)", "^(c)d"]);
