@@ -4,7 +4,8 @@
 //! values. Deciding per value whether that child is a lone `type`, another leaf or a
 //! full subschema would cost a dispatch per key or item; this pass decides it once per
 //! slot, on the program's final shape, and stores the answer ([`Settle`]) beside the slot.
-//! So it does for the branches of a union told apart by kind, settled in place.
+//! So it does for the branches of a union told apart by kind or by a tag, settled in
+//! place.
 
 use super::Compiler;
 use crate::ids::{NodeId, TableId};
@@ -25,6 +26,7 @@ impl Compiler<'_> {
         let mut items = std::mem::take(&mut program.items);
         let branches = branch_tables(program, properties.len());
         let mut by_kinds = std::mem::take(&mut program.by_kinds);
+        let mut switches = std::mem::take(&mut program.switches);
         // Which tables have an exact order: a record slot of theirs settles as `Exact`.
         // (Probed for every compile, not only one with such a table: the probe's one-time
         // set-up then never falls on a later compile.)
@@ -74,6 +76,11 @@ impl Compiler<'_> {
             let prefix = program.edges[items.prefix].iter();
             items.prefix_settle = prefix.map(|&node| settle(node)).collect();
         }
+        for switch in &mut switches {
+            switch.settles = (program.edges[switch.branches].iter())
+                .map(|&branch| settle(branch))
+                .collect();
+        }
         for union in &mut by_kinds {
             for (slot, branch) in union.settles.iter_mut().zip(union.by_kind) {
                 *slot = branch.map_or(Settle::Eval, settle);
@@ -86,6 +93,7 @@ impl Compiler<'_> {
         program.properties = properties;
         program.items = items;
         program.by_kinds = by_kinds;
+        program.switches = switches;
         program.root_settle = root_settle;
     }
 }

@@ -224,6 +224,7 @@ fn switch_on(
         cases,
         open,
         absent,
+        settles: Box::default(),
     }
 }
 

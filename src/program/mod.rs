@@ -501,6 +501,9 @@ pub(crate) struct Switch {
     pub(crate) open: Vec<u32>,
     /// Positions of the branches that may accept an object without the property.
     pub(crate) absent: Vec<u32>,
+    /// How each branch (by position) is settled in place (set by the compiler's last
+    /// pass).
+    pub(crate) settles: Box<[Settle]>,
 }
 
 impl Switch {
@@ -1414,6 +1417,7 @@ impl Program {
                     + vec_with(&switch.cases, vec)
                     + vec(&switch.open)
                     + vec(&switch.absent)
+                    + slice(&switch.settles)
             })
             + vec(&self.by_kinds)
             + vec_with(&self.string_sets, |set| set.set.memory_usage() + slice(&set.listing))

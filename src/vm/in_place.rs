@@ -9,7 +9,7 @@ use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::program::facts::{self, Tag};
-use crate::program::{Node, Program};
+use crate::program::{Node, Program, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -306,7 +306,7 @@ where
         for &position in candidates {
             let position = position as usize;
             let marks = self.marks_len();
-            if self.verdict(branches[position], instance) {
+            if self.branch_verdict(id, branches[position], spec.settles[position], instance) {
                 if let (true, Some(first)) = (spec.one, passed) {
                     return self.two_branches_passed(id, instance, first, position);
                 }
@@ -322,6 +322,28 @@ where
             || self.no_branch_passed(id, instance, spec.one, spec.branches, Some(candidates))
     }
 
+    /// The verdict of a union's `branch` on `instance`, settled as the compiler decided
+    /// (as a loop settles a child, but at this location, hence no step down), in either
+    /// mode alike (so with the same budget), its errors discarded; where evaluations are
+    /// marked, or annotations kept, evaluated in full.
+    #[inline(always)]
+    fn branch_verdict(
+        &mut self,
+        id: NodeId,
+        branch: NodeId,
+        settle: Settle,
+        instance: &Value,
+    ) -> bool {
+        let here = Step::Index(0);
+        if self.tracking || self.annotating() {
+            self.verdict(branch, instance)
+        } else if EXPLAIN {
+            self.quietly(id, |fast| fast.settle(branch, settle, instance, here))
+        } else {
+            self.settle(branch, settle, instance, here)
+        }
+    }
+
     /// A [`crate::program::ByKind`] union: the branch of the value's kind decides.
     #[inline(never)]
     pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
@@ -329,19 +351,7 @@ where
         let kind = TypeSet::kind_index(instance);
         if let Some(branch) = spec.by_kind[kind] {
             let marks = self.marks_len();
-            // The branch settled as the compiler decided (as a loop settles a child, but
-            // at this location, hence no step down), in either mode alike (so with the
-            // same budget), its errors discarded; where evaluations are marked, or
-            // annotations kept, evaluated in full.
-            let (settle, here) = (spec.settles[kind], Step::Index(0));
-            let passed = if self.tracking || self.annotating() {
-                self.verdict(branch, instance)
-            } else if EXPLAIN {
-                self.quietly(id, |fast| fast.settle(branch, settle, instance, here))
-            } else {
-                self.settle(branch, settle, instance, here)
-            };
-            if passed {
+            if self.branch_verdict(id, branch, spec.settles[kind], instance) {
                 return true;
             }
             self.truncate_marks(marks);
