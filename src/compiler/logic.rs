@@ -472,7 +472,7 @@ enum ListKind {
 #[cfg(test)]
 mod tests {
     use crate::program::{Node, Program};
-    use crate::vm::{self, Limits};
+    use crate::vm::is_valid_unbounded as verdict;
     use crate::ValidationOptions;
     use proptest::prelude::*;
     use serde_json::{json, Map, Value};
@@ -483,22 +483,10 @@ mod tests {
     /// `program` with every formula replaced by the `All` of its parts: the meaning the
     /// formula must have.
     fn as_written(program: &Program) -> Program {
-        let mut plain = program.clone();
-        for node in &mut plain.nodes {
-            if let Node::PropertyLogic(table) = *node {
-                *node = Node::All(program.property_logic[table].parts);
-            }
-        }
-        plain
-    }
-
-    fn verdict(program: &Program, instance: &Value) -> bool {
-        let limits = Limits {
-            max_depth: 64,
-            max_steps: u64::MAX,
-            masked: false,
-        };
-        vm::is_valid(program, instance, limits)
+        crate::compiler::undone(program, |node| match node {
+            Node::PropertyLogic(table) => Some(Node::All(program.property_logic[table].parts)),
+            _ => None,
+        })
     }
 
     fn names() -> impl Strategy<Value = Vec<&'static str>> {

@@ -115,6 +115,19 @@ pub(crate) struct Compiler<'a> {
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
+/// For tests of a rewrite: `program` with each node that `undo` maps to another replaced
+/// by it (a rewritten node by what it was), the meaning the rewrite must keep.
+#[cfg(test)]
+pub(crate) fn undone(program: &Program, undo: impl Fn(Node) -> Option<Node>) -> Program {
+    let mut plain = program.clone();
+    for node in &mut plain.nodes {
+        if let Some(was) = undo(*node) {
+            *node = was;
+        }
+    }
+    plain
+}
+
 pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Program, SchemaError> {
     compile_as(schema, options, false)
 }

@@ -232,15 +232,10 @@ mod tests {
             prop_assert_eq!(matches!(settle, Settle::Type(_)), !integer_alone, "{:?}", settle);
             let mut evaluated = program.clone();
             evaluated.properties[0].entries[0].settle = Settle::Eval;
-            let limits = crate::vm::Limits {
-                max_depth: 64,
-                max_steps: u64::MAX,
-                masked: false,
-            };
             let instance = json!({"a": value});
             prop_assert_eq!(
-                crate::vm::is_valid(&program, &instance, limits),
-                crate::vm::is_valid(&evaluated, &instance, limits),
+                crate::vm::is_valid_unbounded(&program, &instance),
+                crate::vm::is_valid_unbounded(&evaluated, &instance),
                 "{} on {}", schema, instance
             );
         }
@@ -262,13 +257,8 @@ mod tests {
                 .map(|table| table.patterns.len())
                 .sum::<usize>()
         };
-        let limits = crate::vm::Limits {
-            max_depth: 64,
-            max_steps: u64::MAX,
-            masked: false,
-        };
         let valid =
-            |program: &Program, instance: Value| crate::vm::is_valid(program, &instance, limits);
+            |program: &Program, instance: Value| crate::vm::is_valid_unbounded(program, &instance);
         let open = json!({"properties": {"a": true}, "patternProperties": vacuous});
         assert_eq!(
             patterns(&compiled(&open, false)),

@@ -89,6 +89,18 @@ pub(crate) struct Limits {
     pub(crate) masked: bool,
 }
 
+/// For the compiler's tests: whether `instance` conforms to `program`, with no step
+/// budget (the depth bound of the MCP profile).
+#[cfg(test)]
+pub(crate) fn is_valid_unbounded(program: &Program, instance: &Value) -> bool {
+    let limits = Limits {
+        max_depth: 64,
+        max_steps: u64::MAX,
+        masked: false,
+    };
+    is_valid(program, instance, limits)
+}
+
 /// Whether `instance` conforms to `program`.
 pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> bool {
     let mut vm = Vm::<false>::new(program, limits);
