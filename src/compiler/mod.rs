@@ -114,7 +114,6 @@ pub(crate) struct Compiler<'a> {
     roots: Vec<Option<Place>>,
 }
 
-/// Compiles `schema` (and the resources registered in `options`) into a program.
 /// For tests of a rewrite: `program` with each node that `undo` maps to another replaced
 /// by it (a rewritten node by what it was), the meaning the rewrite must keep.
 #[cfg(test)]
@@ -128,6 +127,7 @@ pub(crate) fn undone(program: &Program, undo: impl Fn(Node) -> Option<Node>) -> 
     plain
 }
 
+/// Compiles `schema` (and the resources registered in `options`) into a program.
 pub(crate) fn compile(schema: &Value, options: &ValidationOptions) -> Result<Program, SchemaError> {
     compile_as(schema, options, false)
 }

@@ -313,7 +313,11 @@ mod tests {
                 matches!(settle, Settle::ChecksOrNull { .. } | Settle::RangeOrNull { .. });
             prop_assert!(or_null, "{settle:?} for {schema}");
             let union = program.nodes[node.index()];
-            prop_assert!(matches!(union, Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::ExclusiveLeaf(_)), "{union:?}");
+            let leaf_union = matches!(
+                union,
+                Node::AnyLeaf(_) | Node::OneLeaf(_) | Node::ExclusiveLeaf(_)
+            );
+            prop_assert!(leaf_union, "{union:?}");
             prop_assert_eq!(
                 settled(&program, settle, node, &value),
                 Some(verdict(&program, union, &value)),
