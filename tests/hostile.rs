@@ -203,6 +203,7 @@ const CASES: &[Case] = &[
     case("oneOf-nested-planning", one_of_nested_planning),
     case("multipleOf-ratios", multiple_of_ratios),
     case("if-then-else-chains", if_then_else),
+    case("if-chains-sharing-a-tail", if_chains_sharing_a_tail),
     case("dependentSchemas-10k", dependent_schemas),
     case("dependentRequired-100k", dependent_required),
     case("unevaluatedProperties-anyOf", unevaluated_properties),
@@ -827,6 +828,56 @@ fn multiple_of_ratios(size: Size) -> Built {
                 "1e308 of 3e-308",
                 json!({ "d": of(1e308) }),
                 Verdict::Fails(Kind::MultipleOf),
+            ),
+        ],
+    )
+}
+
+/// `else if` chains on one tag, each looked up as a table when compiled: 1,500 first
+/// links whose `else` is the same chain of 300 links, each link's `enum` listing 200
+/// values. Read chain by chain, the tail would be read 1,500 times (90 million values:
+/// over 2 GiB of tables). The chains the planning left as written nest past the depth
+/// bound.
+fn if_chains_sharing_a_tail(size: Size) -> Built {
+    let (heads, links, values) = (size.pick(20, 1_500), size.pick(20, 300), size.pick(10, 200));
+    let mut defs = Map::new();
+    for i in 0..links {
+        let listed: Vec<String> = (0..values).map(|v| format!("l{i}v{v}")).collect();
+        let next = match i + 1 == links {
+            true => json!({"required": ["end"]}),
+            false => json!({"$ref": format!("#/$defs/l{}", i + 1)}),
+        };
+        let link = json!({"if": {"properties": {"kind": {"enum": listed}}},
+            "then": {"required": [format!("t{i}")]}, "else": next});
+        defs.insert(format!("l{i}"), link);
+    }
+    let chains = array((0..heads).map(|i| {
+        json!({"if": {"properties": {"kind": {"const": format!("h{i}")}}},
+            "then": {"required": ["head"]}, "else": {"$ref": "#/$defs/l0"}})
+    }));
+    let last = links - 1;
+    let deep = match size {
+        Size::Small => Verdict::Valid,
+        Size::Full => Verdict::Fails(Kind::DepthExceeded),
+    };
+    let schema = json!({"type": "object", "$defs": defs, "allOf": chains});
+    compiles(
+        schema,
+        vec![
+            probe(
+                "a value of the last link",
+                json!({"kind": format!("l{last}v3"), format!("t{last}"): 0}),
+                deep,
+            ),
+            probe(
+                "a first link's value",
+                json!({"kind": "h7", "head": 0, "end": 0}),
+                deep,
+            ),
+            probe(
+                "no value listed",
+                json!({"kind": "none"}),
+                Verdict::Fails(Kind::Required),
             ),
         ],
     )

@@ -286,8 +286,9 @@ proptest! {
     /// schemas, one name link after link or several), on objects of a few keys: the
     /// verdict is the chain's meaning, worked out here link by link (a link's test
     /// passes when the property is absent or equal), and the entry points agree, under
-    /// any step budget too (`validate` walks the chain without the fast mode's shortcuts,
-    /// with the same steps).
+    /// any step budget too (a chain on one property is looked up in every mode, with the
+    /// same steps; `validate` walks any other without the fast mode's shortcuts, with the
+    /// same steps).
     #[test]
     fn else_if_chains_on_tags_mean_what_they_say(
         links in proptest::collection::vec((0usize..3, 0usize..3, any::<bool>()), 1..7),

@@ -93,6 +93,10 @@ pub(super) fn admits(program: &Program, node: Node, read: &std::cell::Cell<bool>
         Node::Condition {
             then, otherwise, ..
         } => of(then).union(of(otherwise)),
+        Node::Cases(table) => {
+            let cases = &program.cases[table];
+            of(cases.then).union(of(cases.otherwise))
+        }
         Node::Unevaluated(table) => of(program.unevaluated[table].body),
         Node::DynamicRef(table) => {
             // Wherever the reference may land: its static target or any anchor of its name.

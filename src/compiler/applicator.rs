@@ -77,6 +77,7 @@ impl<'a> Compiler<'a> {
                 };
                 let then = branch(then);
                 let otherwise = branch(otherwise);
+                self.conditions += 1;
                 parts.push(self.push_at(
                     schema,
                     Keyword::If,

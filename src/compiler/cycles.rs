@@ -67,6 +67,12 @@ fn in_place_children(program: &Program, node: Node, mut visit: impl FnMut(NodeId
             visit(then, Edge::Sometimes);
             visit(otherwise, Edge::Sometimes);
         }
+        Node::Cases(table) => {
+            let cases = &program.cases[table];
+            visit(cases.test, Edge::Always);
+            visit(cases.then, Edge::Sometimes);
+            visit(cases.otherwise, Edge::Sometimes);
+        }
         Node::Annotations(test) => visit(test, Edge::Sometimes),
         Node::DynamicRef(table) => {
             // Wherever it may land: its static target or any anchor of its name.

@@ -78,7 +78,7 @@ fn passes(program: &Program, node: Node, value: &Value) -> bool {
 
 /// Values among which are all those a leaf accepts, as the schema lists them.
 #[derive(Clone, Copy)]
-enum Listing<'p> {
+pub(super) enum Listing<'p> {
     /// A `const`, an `enum`, or a `type` of `null` and booleans.
     Values(&'p [Value]),
     /// An `enum` of strings.
@@ -89,7 +89,7 @@ impl<'p> Listing<'p> {
     /// The listing of the leaf `node`, if it accepts only listed values: a `const`, an
     /// `enum`, a `type` of `null` and booleans, or a list of checks with one of those
     /// among its parts (a value the list accepts passes each part).
-    fn of(program: &'p Program, node: Node) -> Option<Listing<'p>> {
+    pub(super) fn of(program: &'p Program, node: Node) -> Option<Listing<'p>> {
         let null = TypeSet::NULL;
         let listed = match node {
             Node::Invalid => Listing::Values(&[]),
@@ -110,7 +110,7 @@ impl<'p> Listing<'p> {
         Some(listed)
     }
 
-    fn len(self) -> usize {
+    pub(super) fn len(self) -> usize {
         match self {
             Listing::Values(values) => values.len(),
             Listing::Strings(set) => set.len(),
@@ -118,7 +118,7 @@ impl<'p> Listing<'p> {
     }
 
     /// Whether `holds` of each value listed.
-    fn all(self, mut holds: impl FnMut(&Value) -> bool) -> bool {
+    pub(super) fn all(self, mut holds: impl FnMut(&Value) -> bool) -> bool {
         match self {
             Listing::Values(values) => values.iter().all(holds),
             Listing::Strings(set) => set
@@ -130,15 +130,11 @@ impl<'p> Listing<'p> {
 
 #[cfg(test)]
 mod tests {
+    use crate::compiler::compiled;
     use crate::program::{Node, Program};
     use crate::vm::is_valid_unbounded as valid;
-    use crate::ValidationOptions;
     use proptest::prelude::*;
     use serde_json::{json, Value};
-
-    fn compiled(schema: &Value) -> Program {
-        crate::compiler::compile(schema, &ValidationOptions::default()).unwrap()
-    }
 
     /// `program` with every exclusive `oneOf` trying all its branches again.
     fn as_written(program: &Program) -> Program {

@@ -19,7 +19,8 @@
 //!    a `type` and the `properties` or `items` table beside it become one gated node
 //!    ([`records`]);
 //!    each node gets the types it can accept ([`admits`]); `anyOf` / `oneOf` told apart
-//!    by a property become switches ([`switch`]); every loop's child gets the way it is
+//!    by a property become switches ([`switch`]); `else if` chains on one property's
+//!    listed values become lookups ([`cases`]); every loop's child gets the way it is
 //!    settled ([`settle`]).
 //!
 //! Every dialect difference is settled here; the interpreter never sees a draft.
@@ -28,6 +29,7 @@ mod admits;
 mod annotations;
 mod applicator;
 mod array;
+mod cases;
 mod conjunction;
 mod cycles;
 mod exclusive;
@@ -112,6 +114,9 @@ pub(crate) struct Compiler<'a> {
     ref_targets: AHashMap<NodeId, Box<str>>,
     /// The root place of each document lowered from, by document index.
     roots: Vec<Option<Place>>,
+    /// How many `if`s with a `then` or an `else` were lowered: the `else if` chains
+    /// ([`cases`]) are looked for only where there are two.
+    conditions: u32,
 }
 
 /// For tests of a rewrite: `program` with each node that `undo` maps to another replaced
@@ -125,6 +130,12 @@ pub(crate) fn undone(program: &Program, undo: impl Fn(Node) -> Option<Node>) -> 
         }
     }
     plain
+}
+
+/// For tests: `schema` compiled with the default options.
+#[cfg(test)]
+pub(crate) fn compiled(schema: &Value) -> Program {
+    compile(schema, &ValidationOptions::default()).expect("a test's schema compiles")
 }
 
 /// Compiles `schema` (and the resources registered in `options`) into a program.
@@ -164,6 +175,7 @@ fn compile_as(
         annotating,
         ref_targets: crate::maps::map(),
         roots: Vec::new(),
+        conditions: 0,
     };
     compiler.reserve_for_scanned();
     let root = compiler.target_node(
@@ -658,6 +670,7 @@ impl<'a> Compiler<'a> {
         self.discriminate();
         self.settle_exclusive_branches(&one_leaves);
         self.fuse_property_logic();
+        self.look_up_chains();
         self.settle_slots();
         // Give back what `reserve_for_scanned` over-estimated.
         self.program.nodes.shrink_to_fit();

@@ -77,6 +77,9 @@ pub(crate) enum Node {
         /// The `else` schema.
         otherwise: NodeId,
     },
+    /// A [`Node::Condition`] heading an `else if` chain whose links each test one
+    /// property's value against values the schema lists: see [`Cases`].
+    Cases(TableId),
     /// Runs the node only for its annotations (`if` without `then`/`else`): always
     /// passes, and is skipped unless evaluation is being tracked for `unevaluated*`.
     Annotations(NodeId),
@@ -248,6 +251,7 @@ macro_rules! applicators {
             | Node::ByKind(_)
             | Node::Not(_)
             | Node::Condition { .. }
+            | Node::Cases(_)
             | Node::Annotations(_)
             | Node::Ref(_)
             | Node::Guard(_)
@@ -523,6 +527,68 @@ impl Switch {
             Some(i) => &self.cases[i],
             None => &self.open,
         }
+    }
+}
+
+/// An `else if` chain whose links each test one property's value against values the
+/// schema lists (`"if": {"properties": {"type": {"const": "library"}}}`, then the next
+/// link in `else`): real schemas pick a variant's rules so, link after link on the same
+/// tag (ui5's `type`, then its `specVersion` under each type). Evaluated as written,
+/// each link is a lookup of the tag and a check of its value; instead the tag is looked
+/// up once and its value in these tables, which name the branch the chain would take,
+/// and that branch is evaluated.
+///
+/// What the tables rest on: a link's test accepts only values its schema lists (a
+/// `const`, an `enum`...; see `compiler::cases`), so a value no link lists fails every
+/// test and takes the chain's last `else`; each listed value takes the `then` of the
+/// first link whose test the compiler saw it pass. A value that is not an object passes
+/// every test; an object without the tag, every test that does not require it. A chain's
+/// tests report no error of their own, so the lookup explains a failure as the chain
+/// does; only where evaluations are marked (`unevaluated*`: a passing test's marks
+/// count) is the chain evaluated as written, from its first link.
+#[derive(Clone, Debug)]
+pub(crate) struct Cases {
+    /// The first link's `if`.
+    pub(crate) test: NodeId,
+    /// The first link's `then`.
+    pub(crate) then: NodeId,
+    /// The first link's `else`: the rest of the chain.
+    pub(crate) otherwise: NodeId,
+    /// The property every link tests.
+    pub(crate) property: Box<str>,
+    /// The string values some link's test passes.
+    pub(crate) strings: NameSet,
+    /// Per string (by its position in `strings`), the branch the chain takes.
+    pub(crate) string_cases: Box<[Case]>,
+    /// The other values some link's test passes, with the branch each takes.
+    pub(crate) other_cases: Vec<(Value, Case)>,
+    /// The branch of a value no test passes: the last link's `else`.
+    pub(crate) unlisted: Case,
+    /// The branch of an object without the property, or of a value that is no object.
+    pub(crate) absent: Case,
+}
+
+/// A branch of [`Cases`]: the node to evaluate, and how many links the chain as
+/// written tests to reach it (a step each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Case {
+    /// The `then` of the link that passed, or the last `else`.
+    pub(crate) node: NodeId,
+    /// The links tested.
+    pub(crate) links: u32,
+}
+
+impl Cases {
+    /// The branch the chain takes for `value` of the property.
+    #[inline]
+    pub(crate) fn case(&self, value: &Value) -> Case {
+        let found = match value {
+            Value::String(text) => (self.strings.position(text)).map(|i| self.string_cases[i]),
+            other => (self.other_cases.iter())
+                .find(|(listed, _)| equal(listed, other))
+                .map(|&(_, case)| case),
+        };
+        found.unwrap_or(self.unlisted)
     }
 }
 
@@ -1200,6 +1266,8 @@ pub(crate) struct Program {
     pub(crate) switches: Vec<Switch>,
     /// [`Node::ByKind`] operands.
     pub(crate) by_kinds: Vec<ByKind>,
+    /// [`Node::Cases`] operands.
+    pub(crate) cases: Vec<Cases>,
     /// [`Node::StringEnum`] operands.
     pub(crate) string_sets: Vec<StringSet>,
     /// [`Node::ArrayOf`] operands.
@@ -1289,6 +1357,12 @@ impl Program {
                 visit(test);
                 visit(then);
                 visit(otherwise);
+            }
+            Node::Cases(table) => {
+                let cases = &self.cases[table];
+                visit(cases.test);
+                visit(cases.then);
+                visit(cases.otherwise);
             }
             Node::DynamicRef(table) => {
                 let dynamic = &self.dynamic_refs[table];
@@ -1420,6 +1494,12 @@ impl Program {
                     + slice(&switch.settles)
             })
             + vec(&self.by_kinds)
+            + vec_with(&self.cases, |cases| {
+                text(&cases.property)
+                    + cases.strings.memory_usage()
+                    + slice(&cases.string_cases)
+                    + vec_with(&cases.other_cases, |(listed, _)| value(listed))
+            })
             + vec_with(&self.string_sets, |set| set.set.memory_usage() + slice(&set.listing))
             + vec_with(&self.array_ofs, |array| slice(&array.prefix))
             + vec(&self.check_lists)

@@ -9,7 +9,7 @@ use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, ScopeId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::program::facts::{self, Tag};
-use crate::program::{Node, Program, Settle};
+use crate::program::{Case, Node, Program, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -448,6 +448,29 @@ where
             self.depth += 1;
             (test, then, otherwise) = (next_test, next_then, next_otherwise);
         }
+    }
+
+    /// [`Node::Cases`]: the branch the chain would take, looked up, a step paid for each
+    /// link the chain tests to reach it; where evaluations are marked (the tests' marks
+    /// count), the chain as written. Both modes look up alike, so they spend alike, and
+    /// the errors are the branch's: a chain's tests report none.
+    #[inline(never)]
+    pub(super) fn cases(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+        let cases = &self.program.cases[table];
+        if self.tracking {
+            return self.condition(instance, cases.test, cases.then, cases.otherwise);
+        }
+        let case = match instance {
+            Value::Object(map) => match crate::json::object::get(map, &cases.property) {
+                Some(value) => cases.case(value),
+                None => cases.absent,
+            },
+            _ => Case {
+                node: cases.then,
+                links: 1,
+            },
+        };
+        self.spend(id, case.links as usize) && self.eval(case.node, instance)
     }
 
     #[inline(never)]

@@ -590,6 +590,7 @@ where
                 then,
                 otherwise,
             } => self.nested(id, |vm| vm.condition(instance, test, then, otherwise)),
+            Node::Cases(table) => self.nested(id, |vm| vm.cases(id, instance, table)),
             Node::Annotations(test) => self.nested(id, |vm| vm.annotations(instance, test)),
             Node::DynamicRef(table) => self.nested(id, |vm| vm.dynamic_ref(instance, table)),
             Node::Scope { scope, body } => self.nested(id, |vm| vm.scope(instance, scope, body)),
