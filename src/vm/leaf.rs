@@ -12,6 +12,7 @@ use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{NodeId, NumId, RegexId, Span, TableId};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
+use crate::names::same_bytes;
 use crate::program::{
     applicators, fused_leaves, keyword_leaves, ArrayOf, CheckList, Node, Program, Settle,
 };
@@ -574,7 +575,14 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::Valid => true,
         Node::Invalid => false,
         Node::Type(set) => set.matches(value),
-        Node::Const(expected) => equal::equal(value, &program.values[expected]),
+        // A string (a tag's `const`) compared in line, without `equal`'s call and its
+        // own call to `memcmp`.
+        Node::Const(expected) => match (value, &program.values[expected]) {
+            (Value::String(text), Value::String(listed)) => {
+                same_bytes(text.as_bytes(), listed.as_bytes())
+            }
+            (value, listed) => equal::equal(value, listed),
+        },
         Node::Enum(span) => return program.enum_contains(span, value),
         Node::StringEnum(table) => {
             let set = &program.string_sets[table];
