@@ -188,6 +188,10 @@ const CASES: &[Case] = &[
     case("pattern-classic-redos", classic_redos),
     case("pattern-10k-subschemas", ten_thousand_patterns),
     case("pattern-allOf-on-1MiB", patterns_on_one_string),
+    case(
+        "pattern-anchored-anyOf-on-1MiB",
+        anchored_patterns_on_one_string,
+    ),
     case("propertyNames-long-pattern", property_names_long_pattern),
     case("patternProperties-many-x-keys", pattern_properties_many),
     case("enum-100k-strings", enum_strings),
@@ -398,6 +402,31 @@ fn patterns_on_one_string(size: Size) -> Built {
                 "1 MiB of a",
                 args(Value::from(repeat("a", long))),
                 Verdict::Rejected,
+            ),
+        ],
+    )
+}
+
+/// An `anyOf` of 5,000 anchored names in any case (tsconfig's `lib`, grown), fused into
+/// one leaf: its patterns read a few bytes of any text, so a 1 MiB string costs no more
+/// than a short one, though the budget is charged for its length, pattern by pattern.
+fn anchored_patterns_on_one_string(size: Size) -> Built {
+    let n = size.pick(100, 5_000);
+    let any =
+        array((0..n).map(|i| json!({ "pattern": format!("^[Ee][Ss]{i}(\\.[Ii][Nn][Tt][Ll])?$") })));
+    let schema = with_v(json!({"type": "string", "anyOf": any}));
+    let long = size.fill(5_000, 1);
+    compiles(
+        schema,
+        vec![
+            probe("a name", args(Value::from("es7.intl")), Verdict::Valid),
+            probe(
+                "1 MiB after a name",
+                args(Value::from(format!("es7{}", repeat("a", long - 3)))),
+                match size {
+                    Size::Small => Verdict::Fails(Kind::AnyOf),
+                    Size::Full => Verdict::Fails(Kind::BudgetExhausted),
+                },
             ),
         ],
     )

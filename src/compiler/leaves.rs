@@ -37,7 +37,8 @@ const MAX_FUSED_WORK: u32 = 24;
 /// hears of a leaf's work when the leaf is done: `"allOf"` of 10,000 patterns fused into
 /// one leaf scanned a 1 MiB string 10,000 times before the budget could stop it (seconds).
 /// Unfused, the budget is paid part by part. A leaf that loops over items holds fewer
-/// (no backtracking pattern): its scans repeat for every item.
+/// (no backtracking pattern): its scans repeat for every item. A pattern whose checks
+/// read at most a few bytes of any text (`Pattern::reads_whole_text`) is no scan.
 const MAX_FUSED_SCANS: u32 = 4;
 
 impl Compiler<'_> {
@@ -259,6 +260,9 @@ impl Fusion {
         };
         let scans = match node {
             Node::Pattern(regex) if program.regexes[regex].backtracks() => MAX_FUSED_SCANS,
+            // A pattern that reads a few bytes of any text (an anchored alternation of
+            // names) costs what any leaf does.
+            Node::Pattern(regex) if !program.regexes[regex].reads_whole_text() => 0,
             Node::Pattern(_) | Node::Format(_) => 1,
             _ => 0,
         };
@@ -407,5 +411,23 @@ mod tests {
         let any_leaf = |node: &Node| matches!(node, Node::AnyLeaf(_));
         assert!(has(&json!({"anyOf": branches}), any_leaf));
         assert!(has(&json!({"items": {"anyOf": branches}}), any_leaf));
+    }
+
+    #[test]
+    fn only_patterns_that_read_whole_texts_count_as_scans() {
+        let any_leaf = |node: &Node| matches!(node, Node::AnyLeaf(_));
+        let branches = |patterns: &mut dyn Iterator<Item = String>| -> Value {
+            let mut branches = vec![json!({"enum": ["ES5", "ES6"]})];
+            branches.extend(patterns.map(|pattern| json!({"pattern": pattern})));
+            json!({"anyOf": branches})
+        };
+        // tsconfig's `lib`: names in any case, each anchored, each of a greatest length.
+        let names = (0..12).map(|i| format!(r"^[Ee][Ss]20{i:02}(\.[Ii][Nn][Tt][Ll])?$"));
+        assert!(has(&branches(&mut names.into_iter()), any_leaf));
+        // Each of these may read a whole text: more than four stay apart.
+        let scans = (0..5).map(|i| format!("^[a-z]+{i}$"));
+        assert!(!has(&branches(&mut scans.into_iter()), any_leaf));
+        let scans = (0..4).map(|i| format!("^[a-z]+{i}$"));
+        assert!(has(&branches(&mut scans.into_iter()), any_leaf));
     }
 }

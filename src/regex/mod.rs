@@ -260,6 +260,32 @@ impl Pattern {
         matches!(self.matcher, Matcher::Backtracking(_))
     }
 
+    /// Whether a check may read the whole text, however long: `false` where it reads at
+    /// most a number of bytes the pattern fixes. So for a literal anchored at the start
+    /// or the end, a first byte, an ASCII run with a greatest length (its length tested
+    /// first), and a pattern built late whose matches start at the start and have a
+    /// greatest length (`^[Ee][Ss]2017(\.[Ii][Nn][Tt][Ll])?$`): each of its engines
+    /// searches from the start only and stops at the first byte no match can take.
+    pub(crate) fn reads_whole_text(&self) -> bool {
+        match &self.matcher {
+            Matcher::Always
+            | Matcher::StartsWith(_)
+            | Matcher::EndsWith(_)
+            | Matcher::Equals(_)
+            | Matcher::FirstIn(_)
+            | Matcher::AsciiRun { max: Some(_), .. } => false,
+            Matcher::Lazy(lazy) => !lazy.reads_a_bounded_start(),
+            Matcher::Contains(_)
+            | Matcher::AsciiRun { max: None, .. }
+            | Matcher::PrefixedRun(_)
+            | Matcher::Sequence(_)
+            | Matcher::CountedRun { .. }
+            | Matcher::Automaton(_)
+            | Matcher::AllOf(_)
+            | Matcher::Backtracking(_) => true,
+        }
+    }
+
     /// The pattern as written in the schema.
     pub(crate) fn as_str(&self) -> &str {
         &self.source
@@ -492,6 +518,16 @@ impl Lazy {
     /// Searches by the automaton before a table is built, per byte of the translated
     /// pattern (a proxy for the cost of determinizing it).
     const TABLE_AFTER: u32 = 32;
+
+    /// Whether every match starts at the start of the text and is at most some number
+    /// of bytes long (see [`Pattern::reads_whole_text`]).
+    fn reads_a_bounded_start(&self) -> bool {
+        let properties = self.hir.properties();
+        properties
+            .look_set_prefix()
+            .contains(::regex_syntax::hir::Look::Start)
+            && properties.maximum_len().is_some()
+    }
 
     /// Whether the automaton of `translation` may be built late.
     fn may_wait(translation: &Translation) -> bool {
@@ -1223,6 +1259,63 @@ mod tests {
         }
         assert!(matches(r"^a{2}b(c|1)", "aab1") && !matches(r"^a{2}b(c|1)", "abb1"));
         assert!(matches(r"^a(b|c)|b", "xb") && !matches(r"^a(b|c)|b", "x"));
+    }
+
+    #[test]
+    fn only_patterns_that_read_a_bounded_start_read_part_of_a_text() {
+        // With the longest match each allows, in bytes.
+        let bounded = [
+            (
+                r"^[Ee][Ss]2017(\.([Ii][Nn][Tt][Ll]|[Oo][Bb][Jj][Ee][Cc][Tt]))?$",
+                13,
+            ),
+            (r"^([Nn]ode|[Cc]lassic)$", 7),
+            (r"^(CRLF|LF|crlf|lf)$", 4),
+            (r"^a{2,5}(b|c)", 6),
+            ("^x-", 2),
+            ("abc$", 3),
+            ("^abc$", 3),
+            ("^[@$_#]", 1),
+            ("^[a-z]{1,8}$", 8),
+            ("", 0),
+        ];
+        let whole = [
+            r"^[Ee][Ss]5|[Ee][Ss]6|[Ee][Ss]7$",
+            "^a+(b|c)",
+            "^(a|b)*c$",
+            "abc",
+            "a(b|c)",
+            "^[a-z]+$",
+            r"^\d{3}-.*",
+            "(?=a)a",
+            "(a)\\1",
+        ];
+        for (source, _) in bounded {
+            assert!(!pattern(source).reads_whole_text(), "{source}");
+        }
+        for source in whole {
+            assert!(pattern(source).reads_whole_text(), "{source}");
+        }
+        // What the bound rests on: a bounded pattern anchored at the start decides on a
+        // long text as on its first bytes (as many as a match may take, and one more).
+        for (source, longest) in bounded.into_iter().filter(|(s, _)| s.starts_with('^')) {
+            let p = pattern(source);
+            for text in [
+                "es2017.intl",
+                "ES2017",
+                "node",
+                "lf",
+                "aaab",
+                "x-y",
+                "abc",
+                "@",
+                "abcdefgh",
+            ] {
+                let long = format!("{text}{}", "z".repeat(100_000));
+                let short = &long[..longest + 1];
+                assert_eq!(p.is_match(&long), p.is_match(short), "{source} on {text}");
+            }
+        }
     }
 
     /// Patterns that open with lookaheads, checked against the backtracking engine
