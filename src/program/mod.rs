@@ -860,7 +860,8 @@ impl CheckList {
 
 /// The operands of [`Node::ArrayOf`]: values of `types`, and when arrays, of `min..=max`
 /// items, the first ones each of its `prefix` type and the others of `items`, checked in
-/// one loop (coordinate pairs, lists of strings, `[name, options]` pairs).
+/// one loop (coordinate pairs, lists of strings, `[name, options]` pairs), then, with
+/// `uniqueItems`, distinct (lists of file names, tags).
 #[derive(Clone, Debug)]
 pub(crate) struct ArrayOf {
     /// The types of the value (its `type`s intersected), arrays always among them.
@@ -877,6 +878,8 @@ pub(crate) struct ArrayOf {
     pub(crate) min: u32,
     /// `maxItems` (`u32::MAX` when absent).
     pub(crate) max: u32,
+    /// `uniqueItems: true`: the items, once their types pass, are distinct.
+    pub(crate) unique: bool,
     /// The `Checks` parts this replaces, which explain a failure at their own keywords.
     pub(crate) parts: Span,
 }
@@ -1457,7 +1460,14 @@ impl Program {
                 return self.enum_indexes[at].1.contains(options, value);
             }
         }
-        (options.iter().any(|o| equal(value, o)), options.len())
+        let found = match value {
+            // A string in line, as a `const` is (see `vm::leaf`).
+            Value::String(text) => options.iter().any(|option| {
+                matches!(option, Value::String(listed) if same_bytes(text.as_bytes(), listed.as_bytes()))
+            }),
+            value => options.iter().any(|option| equal(value, option)),
+        };
+        (found, options.len())
     }
 
     /// Approximate heap bytes held by the program, counted as allocator blocks (see
