@@ -384,13 +384,15 @@ fn the_extended_discriminator_is_used() {
 #[test]
 fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
     let v = Validator::new(&json!({
-        "type": "array", "minItems": 2, "maxItems": 3, "items": {"type": "number"}
+        "type": "array", "minItems": 2, "maxItems": 3, "uniqueItems": true,
+        "items": {"type": "number"}
     }))
     .unwrap();
     assert!(format!("{v:?}").contains("ArrayOf"), "{v:?}");
     assert!(v.is_valid(&json!([1, 2.5])));
     for bad in [
         json!([1]),
+        json!([1, 1.0]),
         json!([1, 2, 3, 4]),
         json!([1, "a"]),
         json!("x"),
@@ -406,6 +408,8 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
     );
     let error = v.validate(&json!([1])).unwrap_err();
     assert_eq!(error.schema_location(), "/minItems");
+    let error = v.validate(&json!([2, 2.0])).unwrap_err();
+    assert_eq!(error.schema_location(), "/uniqueItems");
     let error = v.validate(&json!("x")).unwrap_err();
     assert_eq!(error.schema_location(), "/type");
 }
@@ -414,8 +418,9 @@ fn typed_arrays_fuse_into_one_node_and_explain_by_keyword() {
 /// types, maybe a rest of one type, maybe sizes; `hide` gives every item schema a keyword
 /// that is neutral on these instances (no object has the key) but no leaf, so nothing
 /// fuses.
-/// The value's types, the prefix's item types, the rest's, `minItems`, `maxItems`, and
-/// whether the schema is draft 7's (array-form `items`) rather than 2020-12's.
+/// The value's types, the prefix's item types, the rest's, `minItems`, `maxItems`,
+/// `uniqueItems: true` or none, and whether the schema is draft 7's (array-form `items`)
+/// rather than 2020-12's.
 type ArrayShape = (
     Value,
     Vec<Value>,
@@ -423,9 +428,10 @@ type ArrayShape = (
     Option<u32>,
     Option<u32>,
     bool,
+    bool,
 );
 
-fn array_shape((types, prefix, rest, min, max, draft7): ArrayShape, hide: bool) -> Value {
+fn array_shape((types, prefix, rest, min, max, unique, draft7): ArrayShape, hide: bool) -> Value {
     let hiding = if draft7 {
         "dependencies"
     } else {
@@ -464,6 +470,9 @@ fn array_shape((types, prefix, rest, min, max, draft7): ArrayShape, hide: bool) 
     if let Some(max) = max {
         object.insert("maxItems".into(), json!(max));
     }
+    if unique {
+        object.insert("uniqueItems".into(), json!(true));
+    }
     if draft7 {
         object.insert(
             "$schema".into(),
@@ -494,6 +503,7 @@ fn array_shapes() -> impl Strategy<Value = ArrayShape> {
         proptest::option::of(item_type),
         proptest::option::of(0..4u32),
         proptest::option::of(0..4u32),
+        any::<bool>(),
         any::<bool>(),
     )
 }

@@ -185,14 +185,14 @@ pub(super) fn fails(node: Node) -> TypeSet {
 
 /// The [`ArrayOf`] a check `list` amounts to: `type`s, item types given by `items` (of a
 /// lone `type`, or array-form of lone `type`s, maybe with a rest of one), and optionally
-/// `minItems` / `maxItems`; `None` for any other part, or no item types.
+/// `minItems` / `maxItems` / `uniqueItems`; `None` for any other part, or no item types.
 fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
     let type_of = |id: NodeId| match program.nodes[id.index()] {
         Node::Type(set) => Some(set),
         _ => None,
     };
     let mut shape: Option<(Box<[TypeSet]>, Option<TypeSet>)> = None;
-    let (mut min, mut max) = (0, u32::MAX);
+    let (mut min, mut max, mut unique) = (0, u32::MAX, false);
     for &part in &program.edges[list.parts] {
         match program.nodes[part.index()] {
             Node::Type(_) => {}
@@ -210,6 +210,7 @@ fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
             }
             Node::MinItems(n) => min = min.max(n),
             Node::MaxItems(n) => max = max.min(n),
+            Node::UniqueItems => unique = true,
             _ => return None,
         }
     }
@@ -226,6 +227,7 @@ fn array_of(program: &Program, list: &CheckList) -> Option<ArrayOf> {
         each_item: rest.is_some(),
         min,
         max,
+        unique,
         parts: list.parts,
     })
 }
