@@ -14,8 +14,9 @@
 //! same steps: a step for each link the chain tests, one level for the whole chain).
 
 use super::exclusive::Listing;
+use super::planned::Planned;
 use super::Compiler;
-use crate::ids::{NodeId, TableId};
+use crate::ids::NodeId;
 use crate::json::equal::equal;
 use crate::names::NameSet;
 use crate::program::{Case, Cases, Node, Program};
@@ -83,10 +84,8 @@ impl Compiler<'_> {
             }
         }
         // Copies of one chain (an inlined `$ref` target) share one table.
-        let mut planned: AHashMap<(NodeId, NodeId, NodeId), Option<TableId>> = crate::maps::map();
+        let mut planned = Planned::new();
         let mut reads = PLANNING_READS;
-        let mut tables = Vec::new();
-        let mut rewrites = Vec::new();
         for i in first_links {
             let Node::Condition {
                 test,
@@ -99,19 +98,11 @@ impl Compiler<'_> {
             if continuing.contains(&(test, then, otherwise)) {
                 continue;
             }
-            let table = *planned.entry((test, then, otherwise)).or_insert_with(|| {
-                let cases = cases_of(program, test, then, otherwise, &mut reads)?;
-                let id = TableId::new(program.cases.len() + tables.len())
-                    .expect("fewer than 2^32 tables");
-                tables.push(cases);
-                Some(id)
+            planned.node(i, (test, then, otherwise), program.cases.len(), || {
+                cases_of(program, test, then, otherwise, &mut reads)
             });
-            if let Some(table) = table {
-                rewrites.push((i, table));
-            }
         }
-        self.program.cases.extend(tables);
-        for (i, table) in rewrites {
+        for (i, table) in planned.finish(&mut self.program.cases) {
             self.program.nodes[i] = Node::Cases(table);
         }
     }

@@ -37,6 +37,7 @@ mod inline;
 mod leaves;
 mod logic;
 mod object;
+mod planned;
 mod records;
 mod scalar;
 mod settle;

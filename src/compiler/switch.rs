@@ -16,6 +16,7 @@
 //! picks the one branch that can pass ([`Program::admits`]); the others would fail on
 //! the type.
 
+use super::planned::Planned;
 use super::Compiler;
 use crate::ids::{NodeId, Span, TableId};
 use crate::json::types::TypeSet;
@@ -46,9 +47,7 @@ impl Compiler<'_> {
         let mut pins = PinCache::bounded(program, PLANNING_STEPS);
         // Inlined references copy a `oneOf` node to every place that refers to it: the
         // copies share their branches, and one plan (and one table).
-        let mut planned: AHashMap<(bool, Span), Option<TableId>> = crate::maps::map();
-        let mut switches = Vec::new();
-        let mut rewrites = Vec::new();
+        let mut planned = Planned::new();
         for i in 0..program.nodes.len() {
             let (one, branches) = match program.nodes[i] {
                 Node::Any(span) => (false, span),
@@ -58,19 +57,11 @@ impl Compiler<'_> {
             if branches.len < MIN_BRANCHES {
                 continue;
             }
-            let table = *planned.entry((one, branches)).or_insert_with(|| {
-                let switch = plan(program, &mut pins, one, branches)?;
-                let id = TableId::new(program.switches.len() + switches.len())
-                    .expect("fewer than 2^32 tables");
-                switches.push(switch);
-                Some(id)
+            planned.node(i, (one, branches), program.switches.len(), || {
+                plan(program, &mut pins, one, branches)
             });
-            if let Some(table) = table {
-                rewrites.push((i, table));
-            }
         }
-        self.program.switches.extend(switches);
-        for (i, table) in rewrites {
+        for (i, table) in planned.finish(&mut self.program.switches) {
             self.program.nodes[i] = Node::Switch(table);
         }
         self.by_kinds();
