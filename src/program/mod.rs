@@ -42,7 +42,7 @@ pub(crate) enum Node {
     Checks(TableId),
     /// A `Checks` that only gives an array's item types and size (`{"type": "array",
     /// "items": {"type": T}}`, `[name, options]` pairs of lone types, maybe with
-    /// `minItems` / `maxItems`): see [`ArrayOf`].
+    /// `minItems` / `maxItems` / `uniqueItems`): see [`ArrayOf`].
     ArrayOf(TableId),
     /// `items` (no prefix) whose schema is a leaf: every item passes that leaf. A leaf
     /// itself, so `{"type": "array", "items": {"type": "number"}}` is settled in one go.
