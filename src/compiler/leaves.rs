@@ -5,8 +5,8 @@
 //! the interpreter settles `{"type": "array", "minItems": 2, "items": {"type": "number"}}`
 //! in one tight loop, and an array of such arrays too. A `Checks` that only says "an
 //! array of values of given types" (one for all items, or one per leading item), maybe
-//! distinct, becomes [`Node::ArrayOf`], one loop without calls. Because a fused leaf is checked by
-//! plain recursion, without the interpreter's stack guard, fusion stops at
+//! distinct, becomes [`Node::ArrayOf`], one loop without calls. Because a fused leaf is
+//! checked by plain recursion, without the interpreter's stack guard, fusion stops at
 //! [`MAX_LEAF_NESTING`] levels; deeper structure keeps its ordinary nodes. And because
 //! its loops run without the budget, which charges their work once the leaf is done,
 //! fusion also stops where a loop over items would do more than [`MAX_FUSED_WORK`] per
