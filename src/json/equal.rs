@@ -20,6 +20,7 @@ fn equal_within(a: &Value, b: &Value, depth: u32) -> bool {
         return equal_iteratively(a, b);
     }
     match (a, b) {
+        (Value::String(x), Value::String(y)) => x == y,
         (Value::Number(x), Value::Number(y)) => super::number::equal(x, y),
         (Value::Array(x), Value::Array(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal_within(x, y, depth + 1))
@@ -208,6 +209,13 @@ fn several_unique(items: &[Value]) -> bool {
         _ => 24,
     };
     if items.len() <= quadratic_up_to {
+        // The commonest unique list, of strings (tags, file names, features): compared
+        // as texts, without `equal`'s call and dispatch on kinds.
+        if items.iter().all(Value::is_string) {
+            let same = |a: &Value, b: &Value| a.as_str() == b.as_str();
+            return (items.iter().enumerate())
+                .all(|(i, a)| items[i + 1..].iter().all(|b| !same(a, b)));
+        }
         return items
             .iter()
             .enumerate()
@@ -306,6 +314,22 @@ mod tests {
                         proptest::prop_assert_eq!(digest(a), digest(b));
                     }
                 }
+            }
+        }
+
+        /// Lists of strings only (compared as texts up to the quadratic bound) are
+        /// unique exactly when no two items are the same `Value`, and `equal` says
+        /// of two strings what `==` says.
+        #[test]
+        fn string_lists_are_unique_when_no_two_texts_are_the_same(
+            texts in proptest::collection::vec("[ab]{0,3}", 0..30),
+        ) {
+            let items: Vec<Value> = texts.into_iter().map(Value::String).collect();
+            let pairs = (0..items.len())
+                .all(|i| (i + 1..items.len()).all(|j| items[i] != items[j]));
+            proptest::prop_assert_eq!(all_unique(&items), pairs);
+            for (a, b) in items.iter().zip(items.iter().skip(1)) {
+                proptest::prop_assert_eq!(equal(a, b), a == b);
             }
         }
 
