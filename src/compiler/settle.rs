@@ -11,7 +11,7 @@ use super::Compiler;
 use crate::ids::{NodeId, TableId};
 use crate::json::types::TypeSet;
 use crate::names::Spelling;
-use crate::program::{Node, Program, Properties, Settle};
+use crate::program::{FastLoop, Node, Program, Properties, Settle};
 
 impl Compiler<'_> {
     /// Fills every `settle` field of the property and items tables (and the cost of each
@@ -66,6 +66,7 @@ impl Compiler<'_> {
             table.costly =
                 branch && (table.entries.iter()).any(|entry| entry.cost >= Program::COSTLY);
             table.open = table.patterns.is_empty() && table.additional_settle == Settle::Pass;
+            table.fast = FastLoop::of(table);
             table.typed = typed_order(table);
             table.leaves = table.patterns.is_empty()
                 && table.additional_settle.in_place()

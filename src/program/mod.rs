@@ -950,6 +950,10 @@ pub(crate) struct Properties {
     /// `additionalProperties` absent or always passing; set by the compiler's last
     /// pass): then only the named ones need looking at.
     pub(crate) open: bool,
+    /// The loop the fast mode runs over an object's keys, decided from the fields
+    /// above by [`FastLoop::of`] when the compiler's last pass has set them: one jump
+    /// per object instead of a test of each field.
+    pub(crate) fast: FastLoop,
     /// For a closed table that requires every name it lists (`additionalProperties:
     /// false`, every property required, no `patternProperties`: the strict shape of tool
     /// schemas), the positions in `named` of its names in the order an object's keys
@@ -970,6 +974,53 @@ pub(crate) struct Properties {
     /// costs a lookup and a leaf check per key, so the explaining pass may run it first
     /// and explain only a table that fails (set by the compiler's last pass).
     pub(crate) leaves: bool,
+}
+
+/// Which of the fast mode's loops checks an object against a [`Properties`] table
+/// (see [`Properties::fast`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum FastLoop {
+    /// The loop that checks any table: a lookup, then a regex per key and pattern,
+    /// costly entries held back. For `patternProperties`, and for a table whose fields
+    /// are not final yet.
+    #[default]
+    General,
+    /// No named properties and no patterns: only `additionalProperties` applies.
+    Additional,
+    /// Costly entries are held back until the cheap ones have passed
+    /// ([`Properties::costly`]).
+    Costly,
+    /// A [`NameLookup::Scan`] table; `open` as [`Properties::open`].
+    Scan {
+        /// Whether unnamed keys pass.
+        open: bool,
+    },
+    /// A [`NameLookup::Quick`] table; `open` as [`Properties::open`].
+    Quick {
+        /// Whether unnamed keys pass.
+        open: bool,
+    },
+    /// A [`NameLookup::Probed`] or [`NameLookup::Hashed`] table.
+    Indexed,
+}
+
+impl FastLoop {
+    /// The loop for `table`, its `patterns`, `costly`, `open` and `lookup` final.
+    pub(crate) fn of(table: &Properties) -> FastLoop {
+        let open = table.open;
+        match (
+            &table.lookup,
+            table.named.is_empty(),
+            table.patterns.is_empty(),
+        ) {
+            (_, _, false) => FastLoop::General,
+            (_, true, true) => FastLoop::Additional,
+            _ if table.costly => FastLoop::Costly,
+            (NameLookup::Scan(_), ..) => FastLoop::Scan { open },
+            (NameLookup::Quick(_), ..) => FastLoop::Quick { open },
+            (NameLookup::Probed(_) | NameLookup::Hashed(_), ..) => FastLoop::Indexed,
+        }
+    }
 }
 
 /// A named property of a [`Properties`] table, as the interpreter uses it.

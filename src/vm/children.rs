@@ -11,7 +11,7 @@ use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{NodeId, RegexId, Span, TableId};
 use crate::names::{same_bytes, Spelling};
 use crate::program::{
-    applicators, other_leaves, Entry, NameLookup, Node, Program, Properties, Settle,
+    applicators, other_leaves, Entry, FastLoop, NameLookup, Node, Program, Properties, Settle,
 };
 use serde_json::Value;
 use std::fmt::Write;
@@ -292,21 +292,7 @@ where
             }
         }
         if !EXPLAIN && !self.tracking {
-            // The steps of `Properties::steps`, a step per key without patterns.
-            return match (spec.named.is_empty(), spec.patterns.is_empty(), spec.costly) {
-                (true, true, _) => self.spend(id, map.len()) && self.only_additional(id, map, spec),
-                (false, true, false) => {
-                    self.spend(id, map.len())
-                        && self.plain_properties::<false, false>(id, map, spec)
-                }
-                (false, true, true) => {
-                    self.spend(id, map.len()) && self.plain_properties::<false, true>(id, map, spec)
-                }
-                (_, false, _) => {
-                    self.spend(id, spec.steps(map.len()))
-                        && self.plain_properties::<true, true>(id, map, spec)
-                }
-            };
+            return self.fast_properties(id, map, spec);
         }
         if !self.spend(id, spec.steps(map.len())) {
             return false;
@@ -465,52 +451,71 @@ where
     }
 
     /// [`Vm::properties`] in its commonest setting: the fast mode, no evaluation marks
-    /// to record; `PATTERNS` when the table has `patternProperties` (a loop of its own,
-    /// so that tables without stay as tight as before), `COSTLY` when some entry may be
-    /// held back (else the loop sets up no [`Deferred`] list). The same checks as the general
-    /// loop (so the same budget), without its bookkeeping; only the order differs, which
-    /// no verdict depends on: the first failure ends the run, and a pass runs them all.
+    /// to record. The loop is the table's [`FastLoop`], decided when it was compiled: one
+    /// jump per object. `General` (for `patternProperties`) and `Costly` have a loop each,
+    /// so that the others set up no [`Deferred`] list and run no regex; the commonest,
+    /// one per kind of lookup and, for the two kinds of small tables, per whether the
+    /// table is open, so that an open table's loop passes an unnamed key with no code for
+    /// `additionalProperties` (measured: yamllint and code-climate -9%, lerna -4%, none
+    /// slower). The same checks as the general loop (so the same budget), without its
+    /// bookkeeping; only the order differs, which no verdict depends on: the first
+    /// failure ends the run, and a pass runs them all.
     #[inline(always)]
-    fn plain_properties<const PATTERNS: bool, const COSTLY: bool>(
+    fn fast_properties(
         &mut self,
         id: NodeId,
         map: &serde_json::Map<String, Value>,
         spec: &Properties,
     ) -> bool {
-        if map.len() < spec.required_count as usize {
+        // The steps of `Properties::steps`: a step per key without patterns.
+        let keys = map.len();
+        let steps = match spec.fast {
+            FastLoop::General => spec.steps(keys),
+            _ => keys,
+        };
+        // Too few keys for the folded `required` fail at once (none in `Additional`).
+        if !self.spend(id, steps) || keys < spec.required_count as usize {
             return false;
         }
-        if PATTERNS || COSTLY {
-            return self.keyed::<PATTERNS, COSTLY, false>(id, map, spec, |name| spec.find(name));
-        }
-        // The commonest loop, one per kind of lookup and, for the two kinds of small
-        // tables, per whether the table is open: the kind is decided once per object,
-        // not per key, and an open table's loop passes an unnamed key with no code for
-        // `additionalProperties` (measured: yamllint and code-climate -9%, lerna -4%,
-        // none slower).
-        match (&spec.lookup, spec.open) {
-            (NameLookup::Scan(probes), true) => {
-                self.keyed::<false, false, true>(id, map, spec, |name| spec.scanned(probes, name))
+        match (spec.fast, &spec.lookup) {
+            (FastLoop::Additional, _) => self.only_additional(id, map, spec),
+            (FastLoop::Costly, _) => {
+                let find = |name: &str| spec.find(name);
+                self.keyed::<false, true, false>(id, map, spec, find)
             }
-            (NameLookup::Scan(probes), false) => {
-                self.keyed::<false, false, false>(id, map, spec, |name| spec.scanned(probes, name))
+            (FastLoop::Scan { open: true }, NameLookup::Scan(probes)) => {
+                let find = |name: &str| spec.scanned(probes, name);
+                self.keyed::<false, false, true>(id, map, spec, find)
             }
-            (NameLookup::Quick(index), true) => {
-                self.keyed::<false, false, true>(id, map, spec, |name| spec.quick(index, name))
+            (FastLoop::Scan { open: false }, NameLookup::Scan(probes)) => {
+                let find = |name: &str| spec.scanned(probes, name);
+                self.keyed::<false, false, false>(id, map, spec, find)
             }
-            (NameLookup::Quick(index), false) => {
-                self.keyed::<false, false, false>(id, map, spec, |name| spec.quick(index, name))
+            (FastLoop::Quick { open: true }, NameLookup::Quick(index)) => {
+                let find = |name: &str| spec.quick(index, name);
+                self.keyed::<false, false, true>(id, map, spec, find)
             }
-            (NameLookup::Probed(index), _) => {
-                self.keyed::<false, false, false>(id, map, spec, |name| spec.probed(index, name))
+            (FastLoop::Quick { open: false }, NameLookup::Quick(index)) => {
+                let find = |name: &str| spec.quick(index, name);
+                self.keyed::<false, false, false>(id, map, spec, find)
             }
-            (NameLookup::Hashed(names), _) => {
-                self.keyed::<false, false, false>(id, map, spec, |name| spec.hashed(names, name))
+            (FastLoop::Indexed, NameLookup::Probed(index)) => {
+                let find = |name: &str| spec.probed(index, name);
+                self.keyed::<false, false, false>(id, map, spec, find)
+            }
+            (FastLoop::Indexed, NameLookup::Hashed(names)) => {
+                let find = |name: &str| spec.hashed(names, name);
+                self.keyed::<false, false, false>(id, map, spec, find)
+            }
+            // `General`, and a loop that does not fit the lookup (never built so).
+            _ => {
+                let find = |name: &str| spec.find(name);
+                self.keyed::<true, true, false>(id, map, spec, find)
             }
         }
     }
 
-    /// The loop of [`Vm::plain_properties`], finding each key's entry by `find`; `OPEN`
+    /// The loop of [`Vm::fast_properties`], finding each key's entry by `find`; `OPEN`
     /// for an [open](Properties::open) table, whose unnamed keys pass.
     #[inline(always)]
     fn keyed<'s, const PATTERNS: bool, const COSTLY: bool, const OPEN: bool>(
@@ -732,7 +737,7 @@ where
         })
     }
 
-    /// [`Vm::plain_properties`] for an [open](Properties::open) table (any property it
+    /// [`Vm::fast_properties`] for an [open](Properties::open) table (any property it
     /// does not name passes),
     /// on an object with many more keys than the table has names: each name is looked up
     /// in the object, rather than each key in the table (an `if` that reads one property
@@ -763,7 +768,7 @@ where
                 .all(|&(_, (node, value))| self.descend(node, value, Step::Index(0)))
     }
 
-    /// [`Vm::plain_properties`] for a table without named properties: every value goes to
+    /// [`Vm::fast_properties`] for a table without named properties: every value goes to
     /// `additionalProperties`, settled the one way the compiler decided, in one loop.
     #[inline(always)]
     fn only_additional(

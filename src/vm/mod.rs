@@ -17,7 +17,7 @@
 //!
 //! - [`Vm::nest`]: a child settled as a record, an exact record, a list or a union by
 //!   kind runs its table at once, without `eval`'s dispatch;
-//! - `Vm::properties`: `plain_properties` (no marks, no errors to write),
+//! - `Vm::properties`: `fast_properties` (no marks, no errors to write),
 //!   `only_additional` (a table that names no property) and `exact_record` (keys
 //!   compared in order with an exact table's names); a bare `properties` on an object
 //!   with many more keys than it names, `looked_up_properties` (each name looked up in
