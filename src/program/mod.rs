@@ -990,16 +990,14 @@ pub(crate) enum FastLoop {
     /// Costly entries are held back until the cheap ones have passed
     /// ([`Properties::costly`]).
     Costly,
-    /// A [`NameLookup::Scan`] table; `open` as [`Properties::open`].
-    Scan {
-        /// Whether unnamed keys pass.
-        open: bool,
-    },
-    /// A [`NameLookup::Quick`] table; `open` as [`Properties::open`].
-    Quick {
-        /// Whether unnamed keys pass.
-        open: bool,
-    },
+    /// A [`NameLookup::Scan`] table that is [open](Properties::open).
+    OpenScan,
+    /// A [`NameLookup::Scan`] table that is not open.
+    Scan,
+    /// A [`NameLookup::Quick`] table that is [open](Properties::open).
+    OpenQuick,
+    /// A [`NameLookup::Quick`] table that is not open.
+    Quick,
     /// A [`NameLookup::Probed`] or [`NameLookup::Hashed`] table.
     Indexed,
 }
@@ -1007,7 +1005,6 @@ pub(crate) enum FastLoop {
 impl FastLoop {
     /// The loop for `table`, its `patterns`, `costly`, `open` and `lookup` final.
     pub(crate) fn of(table: &Properties) -> FastLoop {
-        let open = table.open;
         match (
             &table.lookup,
             table.named.is_empty(),
@@ -1016,8 +1013,10 @@ impl FastLoop {
             (_, _, false) => FastLoop::General,
             (_, true, true) => FastLoop::Additional,
             _ if table.costly => FastLoop::Costly,
-            (NameLookup::Scan(_), ..) => FastLoop::Scan { open },
-            (NameLookup::Quick(_), ..) => FastLoop::Quick { open },
+            (NameLookup::Scan(_), ..) if table.open => FastLoop::OpenScan,
+            (NameLookup::Scan(_), ..) => FastLoop::Scan,
+            (NameLookup::Quick(_), ..) if table.open => FastLoop::OpenQuick,
+            (NameLookup::Quick(_), ..) => FastLoop::Quick,
             (NameLookup::Probed(_) | NameLookup::Hashed(_), ..) => FastLoop::Indexed,
         }
     }

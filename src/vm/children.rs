@@ -483,19 +483,19 @@ where
                 let find = |name: &str| spec.find(name);
                 self.keyed::<false, true, false>(id, map, spec, find)
             }
-            (FastLoop::Scan { open: true }, NameLookup::Scan(probes)) => {
+            (FastLoop::OpenScan, NameLookup::Scan(probes)) => {
                 let find = |name: &str| spec.scanned(probes, name);
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
-            (FastLoop::Scan { open: false }, NameLookup::Scan(probes)) => {
+            (FastLoop::Scan, NameLookup::Scan(probes)) => {
                 let find = |name: &str| spec.scanned(probes, name);
                 self.keyed::<false, false, false>(id, map, spec, find)
             }
-            (FastLoop::Quick { open: true }, NameLookup::Quick(index)) => {
+            (FastLoop::OpenQuick, NameLookup::Quick(index)) => {
                 let find = |name: &str| spec.quick(index, name);
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
-            (FastLoop::Quick { open: false }, NameLookup::Quick(index)) => {
+            (FastLoop::Quick, NameLookup::Quick(index)) => {
                 let find = |name: &str| spec.quick(index, name);
                 self.keyed::<false, false, false>(id, map, spec, find)
             }
