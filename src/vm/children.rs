@@ -484,6 +484,9 @@ where
                 self.keyed::<false, true, false>(id, map, spec, find)
             }
             (FastLoop::OpenScan, NameLookup::Scan(probes)) => {
+                if spec.named.len() == 1 && keys >= LOOK_UP_FROM {
+                    return self.one_property(map, spec);
+                }
                 let find = |name: &str| spec.scanned(probes, name);
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
