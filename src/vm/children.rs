@@ -484,6 +484,11 @@ where
                 self.keyed::<false, true, false>(id, map, spec, find)
             }
             (FastLoop::OpenScan, NameLookup::Scan(probes)) => {
+                // One name in an object of two keys or more: the name looked up, as a
+                // bare `properties` reached through `eval` is. The walk over the keys
+                // ends at a branch that depends on each object's size, missed on most
+                // objects (yamllint, one such table: 1.2-1.3x jsonschema's wall time
+                // walked, 1.0x looked up, though 3% more instructions).
                 if spec.named.len() == 1 && keys >= LOOK_UP_FROM {
                     return self.one_property(map, spec);
                 }
