@@ -134,7 +134,7 @@ impl Compiler<'_> {
         let first = converted[0].0;
         let children: SmallVec<[u32; 8]> = converted.iter().map(|&(_, clause)| clause).collect();
         let root = formula.push_all(&children);
-        let Some(mut logic) = formula.finish(root) else {
+        let Some(mut logic) = formula.finish(root, &children) else {
             return Some(None);
         };
         let converted_parts: SmallVec<[NodeId; 8]> =
@@ -407,8 +407,8 @@ impl<'p> Formula<'p> {
 
     /// The table, its names renumbered to their positions in the [`NameSet`] and each
     /// read value given a slot; `None` when more than [`PropertyLogic::MAX_VALUES`]
-    /// values are read.
-    fn finish(self, root: u32) -> Option<PropertyLogic> {
+    /// values are read. `part_clauses` are the clauses of the parts, in order.
+    fn finish(self, root: u32, part_clauses: &[u32]) -> Option<PropertyLogic> {
         let names = NameSet::new(self.names.iter().copied());
         let position: SmallVec<[u8; 16]> = (self.names.iter())
             .map(|name| names.position(name).map(|at| at as u8))
@@ -458,6 +458,7 @@ impl<'p> Formula<'p> {
             clauses,
             root,
             edges: self.edges.into_boxed_slice(),
+            part_clauses: part_clauses.into(),
         })
     }
 }
@@ -582,8 +583,41 @@ mod tests {
                     schema,
                     instance
                 );
+                // The explaining runs walk only a failing formula's failing parts: the
+                // errors are still every part's.
+                for errors in [crate::vm::all_errors, crate::vm::listed_errors] {
+                    prop_assert_eq!(
+                        texts(errors(&program, instance, LIMITS)),
+                        texts(errors(&plain, instance, LIMITS)),
+                        "{} on {}",
+                        schema,
+                        instance
+                    );
+                }
+                let first = |program| crate::vm::first_error(program, instance, LIMITS);
+                prop_assert_eq!(
+                    texts(first(&program)),
+                    texts(first(&plain)),
+                    "{} on {}",
+                    schema,
+                    instance
+                );
             }
         }
+    }
+
+    /// No bound on the steps, as for [`verdict`].
+    const LIMITS: crate::vm::Limits = crate::vm::Limits {
+        max_depth: 64,
+        max_steps: u64::MAX,
+        masked: false,
+    };
+
+    /// Each error's lines (its context's too) and schema location.
+    fn texts(errors: impl IntoIterator<Item = crate::ValidationError>) -> Vec<String> {
+        (errors.into_iter())
+            .map(|error| format!("{error} at {}", error.schema_location()))
+            .collect()
     }
 
     #[test]

@@ -629,6 +629,9 @@ pub(crate) struct PropertyLogic {
     pub(crate) clauses: Box<[Clause]>,
     /// The formula: the clause that holds when every part passes.
     pub(crate) root: u32,
+    /// Per part, in order, the clause that holds when that part passes: an explaining run
+    /// of a failing formula walks only the parts whose clauses fail.
+    pub(crate) part_clauses: Box<[u32]>,
     /// Children of `All` / `Any` / `One` clauses (indices into `clauses`).
     pub(crate) edges: Box<[u32]>,
 }
@@ -1569,6 +1572,7 @@ impl Program {
                     + slice(&logic.slots)
                     + slice(&logic.clauses)
                     + slice(&logic.edges)
+                    + slice(&logic.part_clauses)
             })
             + vec(&self.dependent_required)
             + vec(&self.dependent_schemas)

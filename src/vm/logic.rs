@@ -52,14 +52,37 @@ where
             return false;
         }
         let found = find(logic, map);
-        let holds = self.clause(logic, logic.root, &found);
-        // The explaining pass walks the parts only to say why the formula fails: where it
-        // holds, walking them would cost steps the fast pass never spent, and a budget
-        // between the two made `validate` run out where `is_valid` passed.
-        if EXPLAIN && !holds {
-            return self.all(logic.parts, instance);
+        if EXPLAIN {
+            return self.explain_parts(logic, instance, &found);
         }
-        holds
+        self.clause(logic, logic.root, &found)
+    }
+
+    /// The explaining pass's formula: each part's clause, and the parts whose clauses
+    /// fail evaluated as written (in order, as an `All`), to say why. The parts that pass
+    /// are not walked: they add no error, and where all pass, walking them would cost
+    /// steps the fast pass never spent (a budget between the two made `validate` run out
+    /// where `is_valid` passed).
+    fn explain_parts(
+        &mut self,
+        logic: &PropertyLogic,
+        instance: &Value,
+        found: &Found<'_>,
+    ) -> bool {
+        let parts = &self.program.edges[logic.parts];
+        let mut ok = true;
+        for (&part, &clause) in parts.iter().zip(&logic.part_clauses) {
+            if self.clause(logic, clause, found) {
+                continue;
+            }
+            if !self.eval_part(part, instance) {
+                ok = false;
+                if !self.keep_going() {
+                    break;
+                }
+            }
+        }
+        ok
     }
 
     /// Whether clause `at` of `logic` holds of what `found` says of the object.
