@@ -510,6 +510,38 @@ fn unexpected_properties_are_named_from_the_location() {
     assert_eq!(error.details(), None);
 }
 
+/// Each name `required` lists that the object lacks is an error of its own: one keyword
+/// at one place, but not the same error twice.
+#[test]
+fn every_missing_property_is_listed() {
+    let validator = Validator::new(&json!({
+        "properties": {"n": {"type": "integer"}},
+        "required": ["n", "city", "country"],
+        "dependentRequired": {"n": ["unit", "scale"]}
+    }))
+    .unwrap();
+    let messages = |instance: Value| -> Vec<String> {
+        (validator.iter_errors(&instance))
+            .map(|e| e.message().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        messages(json!({})),
+        [
+            r#"missing required property "n""#,
+            r#"missing required property "city""#,
+            r#"missing required property "country""#
+        ]
+    );
+    assert_eq!(
+        messages(json!({"n": 1, "city": "Oslo", "country": "NO"})),
+        [
+            r#"missing property "unit", required when "n" is present"#,
+            r#"missing property "scale", required when "n" is present"#
+        ]
+    );
+}
+
 #[test]
 fn the_null_hint_goes_only_on_errors_the_null_property_caused() {
     // Two tables of one conjunction: `a` is named (and optional) in the second; the

@@ -112,11 +112,14 @@ pub fn verdict(validator: &Validator, schema: &Value, instance: &Value) -> Verdi
     }
 }
 
-/// Whether two errors have the same kind, instance location and schema location.
+/// Whether two errors have the same kind, instance location and schema location (and,
+/// for a missing property, the same message: the name it lacks).
 fn same_place(a: &ValidationError, b: &ValidationError) -> bool {
     a.kind() == b.kind()
         && a.instance_location() == b.instance_location()
         && a.schema_location() == b.schema_location()
+        // Each name `required` lists that the object lacks is an error of its own.
+        && (a.kind() != ValidationErrorKind::Required || a.message() == b.message())
 }
 
 /// Whether `error` stopped the run without a verdict of the schema's: a limit of the

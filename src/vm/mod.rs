@@ -247,10 +247,16 @@ pub(crate) type Errors = smallvec::SmallVec<[ValidationError; 2]>;
 
 /// Drops every error equal in kind, instance location and schema location to an earlier
 /// one: the same subschema reached twice at one place (a stop's echoes up a cycle, two
-/// conjuncts sharing a `$ref`) says nothing new.
+/// conjuncts sharing a `$ref`) says nothing new. The one keyword that fails several ways
+/// at one place, `required` (or `dependentRequired`) with each name the object lacks,
+/// has its message, which names it, in the key too.
 fn dedup(errors: &mut Errors) {
-    fn key(e: &ValidationError) -> (Kind, &str, &str) {
-        (e.kind(), e.instance_location(), e.schema_location())
+    fn key(e: &ValidationError) -> (Kind, &str, &str, &str) {
+        let named = match e.kind() {
+            Kind::Required => e.message(),
+            _ => "",
+        };
+        (e.kind(), e.instance_location(), e.schema_location(), named)
     }
     if errors.len() <= 16 {
         let mut kept = 0;
