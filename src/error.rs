@@ -276,7 +276,17 @@ enum Failed {
     /// kept (a failing `validate` on a small MCP instance spent a fifth of its
     /// instructions allocating and freeing them).
     UnexpectedProperty,
+    /// A property `required` names that the object lacks
+    /// ([`ValidationErrorKind::Required`], not one of `dependentRequired`): its
+    /// [`ErrorDetails::Required`] are read from the message, which quotes the name after
+    /// [`MISSING_PROPERTY`], rather than kept (their box and the name's copy were two of
+    /// the four allocations of such an error).
+    MissingProperty,
 }
+
+/// The start of the message of a [`Failed::MissingProperty`] error, before the quoted
+/// name.
+pub(crate) const MISSING_PROPERTY: &str = "missing required property ";
 
 /// What some errors carry beyond their texts.
 #[derive(Clone, Default)]
@@ -713,11 +723,19 @@ impl ValidationError {
         self.failed = Failed::UnexpectedProperty;
     }
 
+    /// Marks a [`Required`](ValidationErrorKind::Required) error whose message starts
+    /// with [`MISSING_PROPERTY`] and the quoted name: its
+    /// [`details`](ValidationError::details) name it.
+    pub(crate) fn set_missing_property(&mut self) {
+        self.failed = Failed::MissingProperty;
+    }
+
     /// Which check failed. See the example on [`ValidationError`].
     pub fn kind(&self) -> ValidationErrorKind {
         match self.failed {
             Failed::Kind(kind) => kind,
             Failed::UnexpectedProperty => ValidationErrorKind::Unexpected,
+            Failed::MissingProperty => ValidationErrorKind::Required,
         }
     }
 
@@ -768,8 +786,21 @@ impl ValidationError {
     /// The operands of the failed keyword (see [`ErrorDetails`]): borrowed from the
     /// error, or made when asked for from what it keeps (the name of an
     /// [`Unexpected`](ErrorDetails::Unexpected) property is the last token of the
-    /// instance location). See the example on [`ValidationError`].
+    /// instance location, that of a missing one is quoted in the message). See the
+    /// example on [`ValidationError`].
     pub fn details(&self) -> Option<Cow<'_, ErrorDetails>> {
+        if self.failed == Failed::MissingProperty {
+            // The schema's name, never masked: the JSON string after the words.
+            let quoted = self.message().strip_prefix(MISSING_PROPERTY).unwrap_or("");
+            let missing = (serde_json::Deserializer::from_str(quoted).into_iter::<String>())
+                .next()
+                .and_then(Result::ok)
+                .unwrap_or_default();
+            return Some(Cow::Owned(ErrorDetails::Required {
+                missing,
+                because: None,
+            }));
+        }
         if self.failed == Failed::UnexpectedProperty {
             // Masked, the name goes (see `ErrorDetails`).
             let property = match self.quotation.is_masked() {

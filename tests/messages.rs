@@ -542,6 +542,64 @@ fn every_missing_property_is_listed() {
     );
 }
 
+/// A missing property's details are read from the message, which quotes the name: it
+/// comes back whole whatever characters it has, masked or not, listed or first, and for
+/// the tag a discriminated union lacks (whose message goes on after the name).
+#[test]
+fn missing_properties_are_named_from_the_message() {
+    let missing = |name: &str| {
+        Some(ErrorDetails::Required {
+            missing: name.into(),
+            because: None,
+        })
+    };
+    for name in [
+        "city",
+        "",
+        "a\"b",
+        "back\\slash",
+        "line\nbreak",
+        "\u{1}",
+        "é ü",
+        "x; y",
+    ] {
+        let schema = json!({"properties": {"n": {"type": "integer"}}, "required": ["n", name]});
+        for masked in [false, true] {
+            let validator = Validator::options()
+                .with_masked_errors(masked)
+                .build(&schema)
+                .unwrap();
+            let error = validator.validate(&json!({"n": 1})).unwrap_err();
+            assert_eq!(error.kind(), ValidationErrorKind::Required);
+            assert_eq!(
+                error.details().as_deref(),
+                missing(name).as_ref(),
+                "{error}"
+            );
+            assert_eq!(error.masked().details().as_deref(), missing(name).as_ref());
+            assert_eq!(error.keyword(), Some("required"));
+            let listed: Vec<_> = validator
+                .iter_errors(&json!({}))
+                .map(|e| e.details().map(Cow::into_owned))
+                .collect();
+            assert_eq!(listed, vec![missing("n"), missing(name)]);
+        }
+    }
+    let shape = Validator::new(&json!({"oneOf": [
+        {"properties": {"kind": {"const": "circle"}}, "required": ["kind"]},
+        {"properties": {"kind": {"const": "square"}}, "required": ["kind"]}
+    ]}))
+    .unwrap();
+    let listed: Vec<_> = shape.iter_listed_errors(&json!({"radius": 1})).collect();
+    let [error] = &listed[..] else {
+        panic!("one error expected: {listed:?}");
+    };
+    assert!(error
+        .message()
+        .starts_with("missing required property \"kind\": "));
+    assert_eq!(error.details().as_deref(), missing("kind").as_ref());
+}
+
 #[test]
 fn the_null_hint_goes_only_on_errors_the_null_property_caused() {
     // Two tables of one conjunction: `a` is named (and optional) in the second; the

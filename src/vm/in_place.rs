@@ -251,15 +251,14 @@ where
         let details = match found {
             None => {
                 self.fail(id, Kind::Required, |out| {
-                    out.push_str("missing required property ");
-                    out.name(tag.property);
+                    out.missing_property(tag.property);
                     out.push_str(": ");
                     leaf::one_of(out, tags.iter().copied(), Message::operand_text);
                 });
-                ErrorDetails::Required {
-                    missing: tag.property.to_string(),
-                    because: None,
+                if let Some(error) = (self.log.explained()).and_then(|e| e.errors.last_mut()) {
+                    error.set_missing_property();
                 }
+                return false;
             }
             Some(value) => {
                 self.fail(id, Kind::Enum, |out| {

@@ -791,10 +791,10 @@ pub(super) fn explain(
             actual: len(value) as u64,
         })
     };
-    let required = |missing: &str, because: Option<&str>| {
+    let required = |missing: &str, because: &str| {
         Some(ErrorDetails::Required {
             missing: missing.to_string(),
-            because: because.map(str::to_string),
+            because: Some(because.to_string()),
         })
     };
     match node {
@@ -928,11 +928,9 @@ pub(super) fn explain(
         }),
         Node::Required(names) => {
             if let Value::Object(map) = value {
+                // No details: the error reads them from its message (see `Vm::reject`).
                 for name in missing(program, names, map) {
-                    report(Kind::Required, required(name, None), &|out| {
-                        out.push_str("missing required property ");
-                        out.name(name);
-                    });
+                    report(Kind::Required, None, &|out| out.missing_property(name));
                 }
             }
         }
@@ -944,7 +942,7 @@ pub(super) fn explain(
                     continue;
                 }
                 for name in missing(program, names, map) {
-                    report(Kind::Required, required(name, Some(key)), &|out| {
+                    report(Kind::Required, required(name, key), &|out| {
                         let _ = write!(
                             out,
                             "missing property {name:?}, required when {key:?} is present"

@@ -928,10 +928,15 @@ where
                 return;
             }
             self.fail(id, kind, message);
-            if let (Some(details), Some(explained)) = (details, self.log.explained()) {
-                if let Some(error) = explained.errors.last_mut() {
-                    error.set_details(details);
-                }
+            let Some(error) = (self.log.explained()).and_then(|e| e.errors.last_mut()) else {
+                return;
+            };
+            match details {
+                Some(details) => error.set_details(details),
+                // A `required` name, quoted in the message, which the details are read
+                // from.
+                None if kind == Kind::Required => error.set_missing_property(),
+                None => {}
             }
         });
         false

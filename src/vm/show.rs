@@ -85,6 +85,13 @@ impl Message {
         quote_into(&mut self.text, name);
     }
 
+    /// Says that the property `name` (a schema's) is missing, as the errors that
+    /// [`set_missing_property`](crate::ValidationError::set_missing_property) marks read.
+    pub(super) fn missing_property(&mut self, name: &str) {
+        self.push_str(crate::error::MISSING_PROPERTY);
+        self.name(name);
+    }
+
     /// Writes what `write` writes as a quotation of the instance (one per message), or,
     /// masked, `stand_in`'s text instead.
     fn quote(&mut self, stand_in: StandIn, write: impl FnOnce(&mut String)) {
