@@ -755,16 +755,21 @@ fn type_given(out: &mut Message, set: TypeSet, value: &Value) {
     }
 }
 
-/// Why a leaf `node` rejected `value`: `report` is called once per problem, with its
-/// kind, its operands and a writer of its message (which goes straight into the error's
-/// own buffer, quoting `value` through [`Message`], which can mask it).
+/// Why a leaf `node` rejected `value`: `report` is called once per problem (once in all
+/// unless `every`), with its kind, its operands and a writer of its message (which goes
+/// straight into the error's own buffer, quoting `value` through [`Message`], which can
+/// mask it).
 #[cold]
 pub(super) fn explain(
     program: &Program,
     node: Node,
     value: &Value,
+    every: bool,
     mut report: impl FnMut(Kind, Option<ErrorDetails>, &dyn Fn(&mut Message)),
 ) {
+    // The lists of names stop at the first missing one unless every one is asked for
+    // (each is a walk of the object's keys).
+    let reported = if every { usize::MAX } else { 1 };
     let mut range = |n: NumId, keyword, words: &str| {
         let limit = program.numbers[n].clone();
         report(
@@ -929,26 +934,24 @@ pub(super) fn explain(
         Node::Required(names) => {
             if let Value::Object(map) = value {
                 // No details: the error reads them from its message (see `Vm::reject`).
-                for name in missing(program, names, map) {
+                for name in missing(program, names, map).take(reported) {
                     report(Kind::Required, None, &|out| out.missing_property(name));
                 }
             }
         }
         Node::DependentRequired(span) => {
             let Value::Object(map) = value else { return };
-            for &(key, names) in &program.dependent_required[span] {
-                let key = &*program.strings[key];
-                if !crate::json::object::has(map, key) {
-                    continue;
-                }
-                for name in missing(program, names, map) {
-                    report(Kind::Required, required(name, key), &|out| {
-                        let _ = write!(
-                            out,
-                            "missing property {name:?}, required when {key:?} is present"
-                        );
-                    });
-                }
+            let lacking = (program.dependent_required[span].iter())
+                .map(|&(key, names)| (&*program.strings[key], names))
+                .filter(|&(key, _)| crate::json::object::has(map, key))
+                .flat_map(|(key, names)| missing(program, names, map).map(move |name| (key, name)));
+            for (key, name) in lacking.take(reported) {
+                report(Kind::Required, required(name, key), &|out| {
+                    let _ = write!(
+                        out,
+                        "missing property {name:?}, required when {key:?} is present"
+                    );
+                });
             }
         }
         // Never fails.

@@ -922,8 +922,11 @@ where
         }
         // Stopping at the first failure, a leaf's first error is enough: one name of
         // `dependentRequired` missing is (all 100,000 of them made as many errors).
+        // `explain` stops its lists of names there; the test in `report` holds for the
+        // rest (a stop the first error's cost made).
         let first = self.error_count();
-        leaf::explain(program, node, instance, |kind, details, message| {
+        let every = self.keep_going();
+        leaf::explain(program, node, instance, every, |kind, details, message| {
             if !self.keep_going() && self.error_count() > first {
                 return;
             }
