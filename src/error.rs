@@ -591,9 +591,9 @@ impl Quotation {
 }
 
 impl ValidationError {
-    /// An error whose `text` holds its message (quoting the instance where `quotation`
-    /// says), at the schema location `location` appends (to the text), for now at the
-    /// instance's root.
+    /// An error whose `text` holds [`ROOT_LINE`] and its message (quoting the instance
+    /// where `quotation` says), at the schema location `location` appends (to the text),
+    /// for now at the instance's root.
     #[cold]
     pub(crate) fn located(
         kind: ValidationErrorKind,
@@ -601,9 +601,7 @@ impl ValidationError {
         quotation: Quotation,
         location: impl FnOnce(&mut String),
     ) -> Self {
-        // In the room the interpreter's buffers leave, a move of the message, no
-        // allocation.
-        text.insert_str(0, ROOT_LINE);
+        debug_assert!(text.starts_with(ROOT_LINE), "{text:?}");
         let message_end = offset(text.len());
         location(&mut text);
         let schema_end = offset(text.len());
@@ -1006,7 +1004,7 @@ const ROOT: &str = "(root)";
 const LINE_SEPARATOR: &str = ": ";
 
 /// [`ROOT`] and [`LINE_SEPARATOR`]: the start of an error's text.
-const ROOT_LINE: &str = "(root): ";
+pub(crate) const ROOT_LINE: &str = "(root): ";
 
 /// A text offset, as stored: error texts are far shorter than 4 GiB, and saturating
 /// keeps an absurd one from wrapping.
@@ -1057,13 +1055,14 @@ mod tests {
 
     /// An error whose message `head + quoted + tail` quotes `quoted`, masked as `stand_in`.
     fn quoting(head: &str, quoted: &str, tail: &str, stand_in: StandIn) -> ValidationError {
-        let text = format!("{head}{quoted}{tail}");
+        let message = format!("{head}{quoted}{tail}");
         let quote = Quote {
             start: head.len(),
             end: head.len() + quoted.len(),
             stand_in,
         };
-        let quotation = Quotation::of(quote, text.len());
+        let quotation = Quotation::of(quote, message.len());
+        let text = format!("{ROOT_LINE}{message}");
         ValidationError::located(ValidationErrorKind::Enum, text, quotation, |out| {
             out.push_str("/enum");
         })
@@ -1150,7 +1149,7 @@ mod tests {
             property: String::new(),
         };
         assert_eq!(unmasked.masked().details().as_deref(), Some(&hidden));
-        let text = "property is not allowed".to_string();
+        let text = format!("{ROOT_LINE}property is not allowed");
         let mut masked = ValidationError::located(
             ValidationErrorKind::Unexpected,
             text,

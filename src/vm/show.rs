@@ -12,23 +12,28 @@
 //! it is (for [`crate::ValidationError::masked`]) or, in a masked message, writes what
 //! stands in for it instead.
 
-use crate::error::{Quotation, Quote, StandIn};
+use crate::error::{Quotation, Quote, StandIn, ROOT_LINE};
 use serde_json::Value;
 use std::fmt::{self, Write};
 
 /// An error message being written: its text, and where it quotes the instance; or,
 /// masked, its text with each quotation replaced by its stand-in.
 pub(crate) struct Message {
+    /// [`ROOT_LINE`], where the error's text starts (so that no move of the message
+    /// puts it there), then the message.
     text: String,
     masked: bool,
+    /// Where the quotation is in the message (after `ROOT_LINE`).
     quote: Option<Quote>,
 }
 
 impl Message {
-    /// An empty message with room for `capacity` bytes.
+    /// An empty message with room for `capacity` bytes (after [`ROOT_LINE`]).
     pub(super) fn with_capacity(capacity: usize, masked: bool) -> Message {
+        let mut text = String::with_capacity(ROOT_LINE.len() + capacity);
+        text.push_str(ROOT_LINE);
         Message {
-            text: String::with_capacity(capacity),
+            text,
             masked,
             quote: None,
         }
@@ -99,21 +104,21 @@ impl Message {
             self.text.push_str(stand_in.text());
             return;
         }
-        let start = self.text.len();
+        let start = self.text.len() - ROOT_LINE.len();
         write(&mut self.text);
         debug_assert!(self.quote.is_none(), "a second quotation: {:?}", self.text);
         self.quote = Some(Quote {
             start,
-            end: self.text.len(),
+            end: self.text.len() - ROOT_LINE.len(),
             stand_in,
         });
     }
 
-    /// The text, and where it quotes the instance.
+    /// The text ([`ROOT_LINE`], then the message), and where it quotes the instance.
     pub(super) fn into_parts(self) -> (String, Quotation) {
         let quotation = match (self.masked, self.quote) {
             (true, _) => Quotation::masked(),
-            (false, Some(quote)) => Quotation::of(quote, self.text.len()),
+            (false, Some(quote)) => Quotation::of(quote, self.text.len() - ROOT_LINE.len()),
             (false, None) => Quotation::default(),
         };
         (self.text, quotation)
