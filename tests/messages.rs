@@ -540,6 +540,11 @@ fn every_missing_property_is_listed() {
             r#"missing property "scale", required when "n" is present"#
         ]
     );
+    // The evaluation (and so the output formats) lists them alike.
+    let evaluated: Vec<String> = (validator.evaluate(&json!({})).errors())
+        .map(|e| e.message().to_owned())
+        .collect();
+    assert_eq!(evaluated, messages(json!({})));
 }
 
 /// A missing property's details are read from the message, which quotes the name: it
