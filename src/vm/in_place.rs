@@ -248,6 +248,7 @@ where
         // tag hold them as values.
         let tags = tag.values();
         let before = self.located();
+        // A missing tag's details are read from the message, which names it.
         let details = match found {
             None => {
                 self.fail(id, Kind::Required, |out| {
@@ -255,23 +256,23 @@ where
                     out.push_str(": ");
                     leaf::one_of(out, tags.iter().copied(), Message::operand_text);
                 });
-                if let Some(error) = (self.log.explained()).and_then(|e| e.errors.last_mut()) {
-                    error.set_missing_property();
-                }
-                return false;
+                None
             }
             Some(value) => {
                 self.fail(id, Kind::Enum, |out| {
                     leaf::not_one_of(out, tags.iter().copied(), Message::operand_text, value)
                 });
                 self.locate(before, Step::Key(tag.property));
-                ErrorDetails::Enum {
+                Some(ErrorDetails::Enum {
                     options: tags.into_iter().map(Value::from).collect(),
-                }
+                })
             }
         };
         if let Some(error) = (self.log.explained()).and_then(|log| log.errors.last_mut()) {
-            error.set_details(details);
+            match details {
+                Some(details) => error.set_details(details),
+                None => error.set_missing_property(),
+            }
         }
         false
     }
