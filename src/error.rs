@@ -12,10 +12,13 @@
 //! the error keeps where ([`Quotation`], three bytes beside its offsets), so that
 //! [`ValidationError::masked`] renders it without instance data, on request only.
 
+use crate::ids::NodeId;
 use crate::json::types;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::fmt;
+use std::panic::{RefUnwindSafe, UnwindSafe};
+use std::sync::Arc;
 
 /// What kind of problem made a schema unusable. See the example on [`SchemaError`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,8 +238,9 @@ impl ValidationErrorKind {
 ///     number itself, not a JSON-encoded string");
 /// ```
 ///
-/// The three texts share one buffer (message, then instance location, then schema
-/// location): creating an error is one allocation.
+/// The two texts share one buffer (instance location, then message), and the schema
+/// location is the failing node's, read from the validator's program when asked for
+/// (rendered the first time, then kept): creating an error is one allocation.
 ///
 /// Messages quote the value that failed. Where that value may be secret (tool results
 /// carry file contents, tokens and personal data, and servers log their errors),
@@ -251,18 +255,30 @@ pub struct ValidationError {
     /// Where the instance location ends (`(root)` stands for the empty one), followed
     /// by `": "` and the message.
     instance_end: u32,
+    /// Where the message ends: a keyword location along the evaluation path (see
+    /// [`crate::Evaluation`]) may follow it.
     message_end: u32,
-    /// Where the schema location ends: a keyword location along the evaluation path
-    /// (see [`crate::Evaluation`]) may follow it.
-    schema_end: u32,
-    /// `location: message`, the line [`Display`](fmt::Display) writes, then the schema
-    /// location: displaying a one-line error is one write of a ready slice (in pieces,
-    /// `to_string` grew its buffer twice, a tenth of a failing `validate` on a small
-    /// MCP instance).
+    /// The node that failed, whose schema location `locations` holds.
+    node: NodeId,
+    /// `location: message`, the line [`Display`](fmt::Display) writes: displaying a
+    /// one-line error is one write of a ready slice (in pieces, `to_string` grew its
+    /// buffer twice, a tenth of a failing `validate` on a small MCP instance).
     text: String,
     /// The operands and the closest branch's errors, boxed apart so that an error
     /// stays six words.
     extra: Option<Box<Extra>>,
+    /// The schema locations of the program that made the error. Written when read
+    /// rather than when the error is made: a tenth of a failing `validate` on a small
+    /// MCP instance went to writing a location that `Display` does not show.
+    locations: Arc<dyn SchemaLocations>,
+}
+
+/// Where errors read their schema locations: the locations of the program that made
+/// them (the interpreter's, a layer above).
+pub(crate) trait SchemaLocations: Send + Sync + RefUnwindSafe + UnwindSafe {
+    /// The schema location of node `node`: a JSON Pointer, after the URI of its document
+    /// and `#` for documents other than the root schema's.
+    fn schema_location(&self, node: NodeId) -> &str;
 }
 
 /// What [`ValidationError::kind`] reads, as an error keeps it.
@@ -591,28 +607,27 @@ impl Quotation {
 }
 
 impl ValidationError {
-    /// An error whose `text` holds [`ROOT_LINE`] and its message (quoting the instance
-    /// where `quotation` says), at the schema location `location` appends (to the text),
+    /// An error of node `node` (whose schema location `locations` holds) whose `text`
+    /// holds [`ROOT_LINE`] and its message (quoting the instance where `quotation` says),
     /// for now at the instance's root.
     #[cold]
     pub(crate) fn located(
         kind: ValidationErrorKind,
-        mut text: String,
+        text: String,
         quotation: Quotation,
-        location: impl FnOnce(&mut String),
+        locations: Arc<dyn SchemaLocations>,
+        node: NodeId,
     ) -> Self {
         debug_assert!(text.starts_with(ROOT_LINE), "{text:?}");
-        let message_end = offset(text.len());
-        location(&mut text);
-        let schema_end = offset(text.len());
         ValidationError {
             failed: Failed::Kind(kind),
             quotation,
             instance_end: offset(ROOT.len()),
-            message_end,
-            schema_end,
+            message_end: offset(text.len()),
+            node,
             text,
             extra: None,
+            locations,
         }
     }
 
@@ -625,14 +640,14 @@ impl ValidationError {
     /// Records where along the evaluation path (through `$ref`s) the failing keyword
     /// was reached.
     pub(crate) fn set_keyword_location(&mut self, location: &str) {
-        self.text.truncate(self.schema_end as usize);
+        self.text.truncate(self.message_end as usize);
         self.text.push_str(location);
     }
 
     /// The keyword's location along the evaluation path, when one was recorded; else
     /// its schema location.
     pub(crate) fn keyword_location(&self) -> &str {
-        match &self.text[self.schema_end as usize..] {
+        match &self.text[self.message_end as usize..] {
             "" => self.schema_location(),
             location => location,
         }
@@ -658,7 +673,6 @@ impl ValidationError {
         let shift = |end: u32| offset((end as usize + self.text.len()).saturating_sub(before));
         self.instance_end = shift(self.instance_end);
         self.message_end = shift(self.message_end);
-        self.schema_end = shift(self.schema_end);
         for error in self
             .extra
             .iter_mut()
@@ -676,7 +690,6 @@ impl ValidationError {
         self.text.insert_str(at, "; ");
         self.quotation = self.quotation.appended(added);
         self.message_end = self.message_end.saturating_add(offset(added));
-        self.schema_end = self.schema_end.saturating_add(offset(added));
     }
 
     /// Attaches the errors of the branch that explains this error best.
@@ -693,7 +706,7 @@ impl ValidationError {
             quotation: self.quotation,
             instance_end: self.instance_end,
             message_end: self.message_end,
-            schema_end: self.schema_end,
+            node: self.node,
             text: self.text.clone(),
             extra: self.extra.as_ref().and_then(|extra| {
                 let details = extra.details.clone()?;
@@ -702,6 +715,7 @@ impl ValidationError {
                     context: Vec::new(),
                 }))
             }),
+            locations: Arc::clone(&self.locations),
         }
     }
 
@@ -750,7 +764,7 @@ impl ValidationError {
     /// document when that keyword lives in a registered resource. See the example on
     /// [`ValidationError`].
     pub fn schema_location(&self) -> &str {
-        &self.text[self.message_end as usize..self.schema_end as usize]
+        self.locations.schema_location(self.node)
     }
 
     /// The keyword that failed (`minimum`, `required`, `anyOf`, ...): the last token of
@@ -1046,11 +1060,27 @@ mod tests {
             std::mem::size_of::<Result<(), SchemaError>>(),
             std::mem::size_of::<usize>()
         );
-        // The buffer and two offsets, unboxed: a second allocation per error would be a
-        // tenth of a failing `validate` on a small MCP instance.
+        // The buffer, its offsets and the shared locations, unboxed: a second allocation
+        // per error would be a tenth of a failing `validate` on a small MCP instance.
         assert!(
-            std::mem::size_of::<Result<(), ValidationError>>() <= 6 * std::mem::size_of::<usize>()
+            std::mem::size_of::<Result<(), ValidationError>>() <= 8 * std::mem::size_of::<usize>()
         );
+    }
+
+    /// Schema locations that put every node at `/enum`.
+    struct AtEnum;
+
+    impl SchemaLocations for AtEnum {
+        fn schema_location(&self, _: NodeId) -> &str {
+            "/enum"
+        }
+    }
+
+    /// An error of kind `kind` whose text is the root's line and `message`, at `/enum`.
+    fn error(kind: ValidationErrorKind, message: &str, quotation: Quotation) -> ValidationError {
+        let text = format!("{ROOT_LINE}{message}");
+        let node = NodeId::new(0).expect("0 is an id");
+        ValidationError::located(kind, text, quotation, Arc::new(AtEnum), node)
     }
 
     /// An error whose message `head + quoted + tail` quotes `quoted`, masked as `stand_in`.
@@ -1062,10 +1092,7 @@ mod tests {
             stand_in,
         };
         let quotation = Quotation::of(quote, message.len());
-        let text = format!("{ROOT_LINE}{message}");
-        ValidationError::located(ValidationErrorKind::Enum, text, quotation, |out| {
-            out.push_str("/enum");
-        })
+        error(ValidationErrorKind::Enum, &message, quotation)
     }
 
     fn masked(error: &ValidationError) -> String {
@@ -1149,12 +1176,10 @@ mod tests {
             property: String::new(),
         };
         assert_eq!(unmasked.masked().details().as_deref(), Some(&hidden));
-        let text = format!("{ROOT_LINE}property is not allowed");
-        let mut masked = ValidationError::located(
+        let mut masked = error(
             ValidationErrorKind::Unexpected,
-            text,
+            "property is not allowed",
             Quotation::masked(),
-            |_| {},
         );
         masked.set_details(details);
         assert_eq!(masked.details().as_deref(), Some(&hidden));

@@ -684,3 +684,32 @@ fn a_string_cut_short_keeps_its_closing_quote() {
         )
     );
 }
+
+#[test]
+fn an_error_reads_its_schema_location_after_its_validator_is_gone_on_any_thread() {
+    fn assert_shareable<T: Send + Sync + std::panic::UnwindSafe + std::panic::RefUnwindSafe>() {}
+    assert_shareable::<ValidationError>();
+    let schema = json!({
+        "$defs": {"port": {"type": "integer", "maximum": 65535}},
+        "properties": {"a": {"$ref": "#/$defs/port"}, "b": {"$ref": "#/$defs/port"}}
+    });
+    let errors: Vec<ValidationError> = {
+        let validator = Validator::new(&schema).unwrap();
+        validator
+            .iter_errors(&json!({"a": 70000, "b": "x"}))
+            .collect()
+    };
+    let read = |errors: &[ValidationError]| -> Vec<(String, String)> {
+        let pair = |e: &ValidationError| (e.instance_location().into(), e.schema_location().into());
+        errors.iter().map(pair).collect()
+    };
+    let expected = [
+        ("/a".to_string(), "/$defs/port/maximum".to_string()),
+        ("/b".to_string(), "/$defs/port/type".to_string()),
+    ];
+    let copies = errors.clone();
+    let elsewhere = std::thread::spawn(move || read(&copies)).join().unwrap();
+    assert_eq!(elsewhere, expected);
+    assert_eq!(read(&errors), expected);
+    assert_eq!(errors[0].keyword(), Some("maximum"));
+}

@@ -57,7 +57,7 @@ impl<'a> Compiler<'a> {
             let at = self.at(schema, keyword);
             let mut nodes: SmallVec<[NodeId; 8]> = SmallVec::new();
             for (i, branch) in branches.iter().enumerate() {
-                let place = self.program.locations.index(at, i);
+                let place = self.locations.index(at, i);
                 nodes.push(self.subschema(schema, place, branch)?);
             }
             let span = self.edges(&nodes);
@@ -186,7 +186,7 @@ impl<'a> Compiler<'a> {
         let Value::String(reference) = value else {
             return Err(self.invalid(schema, keyword, "expected a string"));
         };
-        let location = || self.program.locations.render(schema.place, Some(keyword));
+        let location = || self.locations.render(schema.place, Some(keyword));
         if self.options.references == ReferencePolicy::SameDocument && !reference.starts_with('#') {
             return Err(SchemaError::new(
                 SchemaErrorKind::ForbiddenReference,
@@ -194,7 +194,7 @@ impl<'a> Compiler<'a> {
                 format!("reference {reference:?} leaves the document: only same-document references (\"#...\") are allowed"),
             ));
         }
-        let locations = &self.program.locations;
+        let locations = &self.locations;
         let location = || locations.render(schema.place, Some(keyword));
         self.registry
             .resolve_reference(&schema.context.base, reference, &location)

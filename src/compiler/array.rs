@@ -69,7 +69,7 @@ impl<'a> Compiler<'a> {
             };
             let at = self.at(schema, prefix_keyword);
             for (i, item) in items.iter().enumerate() {
-                let place = self.program.locations.index(at, i);
+                let place = self.locations.index(at, i);
                 prefix.push(self.subschema(schema, place, item)?);
             }
         }

@@ -62,7 +62,7 @@ impl Compiler<'_> {
                 Some(Rewrite::Node(node)) => self.program.nodes[id.index()] = node,
                 Some(Rewrite::Copy(part)) => {
                     self.program.nodes[id.index()] = self.program.nodes[part.index()];
-                    self.program.locations.copy(id, part);
+                    self.locations.copy(id, part);
                 }
                 None => {}
             }
@@ -179,7 +179,7 @@ impl Compiler<'_> {
     pub(crate) fn push_located_as(&mut self, node: Node, from: NodeId) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
-        self.program.locations.push_copy(from);
+        self.locations.push_copy(from);
         id
     }
 }

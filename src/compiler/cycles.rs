@@ -140,7 +140,7 @@ impl Compiler<'_> {
             // way into the cycle, and round it, passes a guard.
             let body = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
             self.program.nodes.push(self.program.nodes[id.index()]);
-            self.program.locations.push_copy(id);
+            self.locations.push_copy(id);
             self.program.nodes[id.index()] = Node::Guard(body);
         }
         Ok(())
@@ -153,7 +153,7 @@ impl Compiler<'_> {
         // and round to the start again.
         let mut path: Vec<String> = Vec::new();
         for &id in cycle {
-            let location = self.program.locations.get(id);
+            let location = self.locations.get(id);
             if path.last() != Some(&location) {
                 path.push(location);
             }

@@ -63,7 +63,7 @@ impl Compiler<'_> {
             if !matches!(node, Node::Ref(_)) {
                 for &link in &chain {
                     program.nodes[link.index()] = node;
-                    program.locations.copy(link, target);
+                    self.locations.copy(link, target);
                 }
             }
         }

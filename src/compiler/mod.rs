@@ -47,7 +47,7 @@ use crate::dialect::{Dialect, Keyword, KeywordSet, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
 use crate::options::ValidationOptions;
-use crate::program::{Node, Place, Program};
+use crate::program::{Locations, Node, Place, Program};
 use crate::regex::StepLimit;
 use crate::registry::Registry;
 use ahash::AHashMap;
@@ -98,6 +98,9 @@ pub(crate) struct Compiler<'a> {
     /// Reserved nodes still to lower, with their targets and (when they exist) values.
     pending: Vec<(NodeId, Target, Option<Found<'a>>)>,
     pub(crate) program: Program,
+    /// The program's locations, moved into it (to be shared with its errors) once
+    /// compiled.
+    pub(crate) locations: Locations,
     strings: AHashMap<Box<str>, StrId>,
     /// Patterns compiled so far, by source: schemas repeat the same date or identifier
     /// pattern, and building an automaton costs more than the rest of a keyword.
@@ -169,6 +172,7 @@ fn compile_as(
             backtrack_limit: StepLimit::within(options.step_budget),
             ..Program::default()
         },
+        locations: Locations::default(),
         strings: crate::maps::map(),
         patterns: crate::maps::map(),
         resolved: crate::maps::map(),
@@ -196,6 +200,7 @@ fn compile_as(
             (!base.starts_with(crate::uri::DEFAULT_BASE)).then(|| Box::from(&*base));
     }
     compiler.finalize()?;
+    compiler.program.locations = Arc::new(compiler.locations);
     Ok(compiler.program)
 }
 
@@ -260,14 +265,14 @@ impl<'a> Compiler<'a> {
             }
         };
         let context = self.resource_context(self.registry.innermost_resource(target));
-        let place = self.program.locations.place(id);
+        let place = self.locations.place(id);
         self.lower(id, target.doc, place, (value, unseen), &context, 0)
     }
 
     /// The place of `target`: its document's root, then the tokens of its pointer.
     pub(crate) fn place_of(&mut self, target: &Target) -> Place {
         let root = self.root_place(target.doc);
-        self.program.locations.pointer(root, &target.pointer)
+        self.locations.pointer(root, &target.pointer)
     }
 
     /// The root place of document `doc`.
@@ -280,19 +285,19 @@ impl<'a> Compiler<'a> {
             return place;
         }
         let uri = (doc != 0).then(|| self.registry.document_uri(doc));
-        let place = self.program.locations.root(uri);
+        let place = self.locations.root(uri);
         self.roots[index] = Some(place);
         place
     }
 
     /// The place of `keyword` in `schema`.
     pub(crate) fn at(&mut self, schema: &Schema<'_, '_>, keyword: Keyword) -> Place {
-        self.program.locations.keyword(schema.place, keyword)
+        self.locations.keyword(schema.place, keyword)
     }
 
     /// The location of `place` (or of `keyword` in it) as errors show it.
     pub(crate) fn render(&self, place: Place, keyword: Option<Keyword>) -> String {
-        self.program.locations.render(place, keyword)
+        self.locations.render(place, keyword)
     }
 
     /// The lowering context at the root of `resource`.
@@ -337,7 +342,7 @@ impl<'a> Compiler<'a> {
     pub(crate) fn push(&mut self, node: Node, place: Place, keyword: Option<Keyword>) -> NodeId {
         let id = NodeId::new(self.program.nodes.len()).expect("fewer than 2^32 nodes");
         self.program.nodes.push(node);
-        self.program.locations.push(place, keyword);
+        self.locations.push(place, keyword);
         id
     }
 
@@ -358,8 +363,7 @@ impl<'a> Compiler<'a> {
     fn reserve_for_scanned(&mut self) {
         let subschemas = self.registry.subschemas() as usize;
         self.program.nodes.reserve(3 * subschemas + 8);
-        self.program
-            .locations
+        self.locations
             .reserve(3 * subschemas + 8, 2 * subschemas + 8);
         self.program.edges.reserve(2 * subschemas);
     }
@@ -393,7 +397,7 @@ impl<'a> Compiler<'a> {
         place: Place,
     ) -> Result<(), SchemaError> {
         if self.too_deep(depth) {
-            let pointer = self.program.locations.pointer_of(place);
+            let pointer = self.locations.pointer_of(place);
             return Err(self.depth_error(doc, &pointer));
         }
         Ok(())
@@ -446,7 +450,7 @@ impl<'a> Compiler<'a> {
             // Only a document root or a schema with an id can be a resource root: skip
             // the lookup (and its key allocation) for every other subschema.
             None if map.contains_key("$id") || map.contains_key("id") || self.is_root(place) => {
-                let pointer = self.program.locations.pointer_of(place);
+                let pointer = self.locations.pointer_of(place);
                 self.registry.resource_rooted_at(doc, &pointer)
             }
             None => None,
@@ -541,7 +545,7 @@ impl<'a> Compiler<'a> {
                 // Copying the node (rather than jumping to it) saves a hop per visit; its
                 // location comes along so errors still name the keyword.
                 self.program.nodes[id.index()] = self.program.nodes[other.index()];
-                self.program.locations.copy(id, other);
+                self.locations.copy(id, other);
                 if let Some(target) = self.ref_targets.get(&other).cloned() {
                     self.ref_targets.insert(id, target);
                 }
@@ -588,7 +592,7 @@ impl<'a> Compiler<'a> {
         if !self.registry.has_dynamic_anchors() {
             return None;
         }
-        let pointer = self.program.locations.pointer_of(place);
+        let pointer = self.locations.pointer_of(place);
         let entered = self.registry.innermost_resource(target);
         let root = self.registry.resource(entered);
         if root.dynamic_anchors.is_empty() || root.pointer == target.pointer {
@@ -676,7 +680,7 @@ impl<'a> Compiler<'a> {
         // Give back what `reserve_for_scanned` over-estimated.
         self.program.nodes.shrink_to_fit();
         self.program.edges.shrink_to_fit();
-        self.program.locations.shrink_to_fit();
+        self.locations.shrink_to_fit();
         Ok(())
     }
 }

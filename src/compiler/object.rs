@@ -109,7 +109,7 @@ impl<'a> Compiler<'a> {
                 if requires_names {
                     required.push((key, self.names(schema, keyword, dependency)?));
                 } else {
-                    let place = self.program.locations.member(keyword_place, name);
+                    let place = self.locations.member(keyword_place, name);
                     schemas.push((key, self.subschema(schema, place, dependency)?));
                 }
             }
@@ -160,7 +160,7 @@ impl<'a> Compiler<'a> {
             let at = self.at(schema, Keyword::Properties);
             table.named.reserve_exact(entries.len());
             for (name, subschema) in entries {
-                let place = self.program.locations.member(at, name);
+                let place = self.locations.member(at, name);
                 let node = self.subschema(schema, place, subschema)?;
                 table.named.push((name.as_str().into(), node));
             }
@@ -176,7 +176,7 @@ impl<'a> Compiler<'a> {
             };
             let at = self.at(schema, Keyword::PatternProperties);
             for (source, subschema) in entries {
-                let place = self.program.locations.member(at, source);
+                let place = self.locations.member(at, source);
                 let regex = self.regex(source, place, None)?;
                 let node = self.subschema(schema, place, subschema)?;
                 table.patterns.push((regex, node));

@@ -43,7 +43,7 @@ impl Compiler<'_> {
             if let Some((node, located_as)) = rewrite {
                 self.program.nodes[i] = node;
                 if let (Some(from), Some(to)) = (located_as, NodeId::new(i)) {
-                    self.program.locations.copy(to, from);
+                    self.locations.copy(to, from);
                 }
             }
         }

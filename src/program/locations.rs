@@ -7,13 +7,21 @@
 //! their prefixes); a location is rendered when an error, an annotation or a dump
 //! reads it.
 //!
+//! An error keeps its node and the program's locations (shared), and reads its text from
+//! [`Locations::rendered`], which renders each node's location once, when first read, and
+//! keeps it: failing costs no location text, and reading the same failing keyword's
+//! location again costs a lookup.
+//!
 //! Invariants: a place's parent was added before it (so walks up end), and every node
-//! of the program has a location.
+//! of the program has a location. Nothing is located once a location has been rendered
+//! (the program's locations are shared, and so immutable, by then).
 
 use crate::dialect::Keyword;
+use crate::error::SchemaLocations;
 use crate::ids::NodeId;
 use crate::json::pointer::IndexToken;
 use smallvec::SmallVec;
+use std::sync::OnceLock;
 
 /// A place in a schema document (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -45,7 +53,23 @@ pub(crate) struct Locations {
     places: Vec<(u32, Step)>,
     /// Escaped tokens and document URIs, back to back.
     text: String,
+    /// The locations rendered so far (see [`Locations::rendered`]).
+    rendered: Rendered,
 }
+
+/// Nodes' locations as [`Locations::get`] renders them, each made when first read and
+/// kept: a slot per node, in chunks of [`CHUNK`] nodes, each chunk (and the list of
+/// chunks) allocated when one of its nodes is first read. A slot is three words, so a
+/// program whose errors are read pays for the chunks of the nodes that failed, not for
+/// every node.
+#[derive(Clone, Default, Debug)]
+struct Rendered(OnceLock<Box<[OnceLock<Chunk>]>>);
+
+/// [`CHUNK`] nodes' rendered locations.
+type Chunk = Box<[OnceLock<Box<str>>]>;
+
+/// Nodes per chunk of [`Rendered`].
+const CHUNK: usize = 32;
 
 impl Locations {
     /// The root of a document: `uri` for documents other than the root schema's.
@@ -124,15 +148,28 @@ impl Locations {
     /// The location of node `id`: its document's URI and `#` (for documents other than
     /// the root schema's), then a JSON Pointer.
     pub(crate) fn get(&self, id: NodeId) -> String {
-        let mut out = String::new();
-        self.write_to(id, &mut out);
-        out
+        let (place, keyword) = self.nodes[id.index()];
+        self.render(place, keyword)
     }
 
-    /// Appends the location of node `id` ([`Locations::get`]) to `out`.
-    pub(crate) fn write_to(&self, id: NodeId, out: &mut String) {
-        let (place, keyword) = self.nodes[id.index()];
-        self.write(place, keyword, true, out);
+    /// The location of node `id`, as [`Locations::get`] renders it: rendered when first
+    /// read, then kept for the life of these locations. An id of no node has none (`""`).
+    pub(crate) fn rendered(&self, id: NodeId) -> &str {
+        let index = id.index();
+        if index >= self.nodes.len() {
+            return "";
+        }
+        let chunks = (self.rendered.0).get_or_init(|| {
+            let chunks = self.nodes.len().div_ceil(CHUNK);
+            (0..chunks).map(|_| OnceLock::new()).collect()
+        });
+        let Some(chunk) = chunks.get(index / CHUNK) else {
+            return "";
+        };
+        let chunk = chunk.get_or_init(|| (0..CHUNK).map(|_| OnceLock::new()).collect());
+        chunk
+            .get(index % CHUNK)
+            .map_or("", |slot| slot.get_or_init(|| self.get(id).into()))
     }
 
     /// The location of `place` (or of `keyword` in it), as [`Locations::get`] writes it.
@@ -203,10 +240,28 @@ impl Locations {
         self.text.shrink_to_fit();
     }
 
-    /// Heap bytes held.
+    /// Heap bytes held (the locations rendered so far included).
     pub(super) fn memory_usage(&self) -> usize {
-        use crate::memory::{block, vec};
-        vec(&self.nodes) + vec(&self.places) + block(self.text.capacity())
+        use crate::memory::{block, slice, vec};
+        let chunk = |chunk: &Chunk| {
+            let texts = chunk.iter().filter_map(OnceLock::get);
+            slice(chunk) + texts.map(|text| block(text.len())).sum::<usize>()
+        };
+        let rendered = (self.rendered.0.get()).map_or(0, |chunks| {
+            slice(chunks)
+                + chunks
+                    .iter()
+                    .filter_map(OnceLock::get)
+                    .map(chunk)
+                    .sum::<usize>()
+        });
+        vec(&self.nodes) + vec(&self.places) + block(self.text.capacity()) + rendered
+    }
+}
+
+impl SchemaLocations for Locations {
+    fn schema_location(&self, node: NodeId) -> &str {
+        self.rendered(node)
     }
 }
 
@@ -239,5 +294,57 @@ mod tests {
         );
         assert_eq!(locations.pointer_of(defs), "/$defs/a~1b");
         assert_eq!(locations.render(other, None), "https://example.com/s.json#");
+    }
+
+    #[test]
+    fn a_rendered_location_is_the_written_one_made_once() {
+        let mut locations = Locations::default();
+        let root = locations.root(None);
+        let defs = locations.keyword(root, Keyword::Defs);
+        // Three chunks of nodes, the last one short.
+        for i in 0..2 * CHUNK + 5 {
+            let place = locations.member(defs, &format!("d{i}"));
+            locations.push(place, Some(Keyword::Type));
+        }
+        let before = locations.memory_usage();
+        let ids = (0..2 * CHUNK + 5).map(|i| NodeId::new(i).unwrap());
+        for id in ids.clone().rev() {
+            assert_eq!(locations.rendered(id), locations.get(id));
+        }
+        assert_eq!(
+            locations.rendered(NodeId::new(7).unwrap()),
+            "/$defs/d7/type"
+        );
+        // Read again, each is the text kept, not a new rendering.
+        let kept: Vec<*const u8> = ids
+            .clone()
+            .map(|id| locations.rendered(id).as_ptr())
+            .collect();
+        assert!(ids.map(|id| locations.rendered(id).as_ptr()).eq(kept));
+        assert!(locations.memory_usage() > before);
+        // An id of no node has no location.
+        assert_eq!(locations.rendered(NodeId::new(2 * CHUNK + 5).unwrap()), "");
+        assert_eq!(locations.rendered(NodeId::new(10 * CHUNK).unwrap()), "");
+    }
+
+    #[test]
+    fn reading_one_location_allocates_its_chunk_only() {
+        let mut locations = Locations::default();
+        let root = locations.root(None);
+        for _ in 0..100 * CHUNK {
+            locations.push(root, Some(Keyword::Type));
+        }
+        let before = locations.memory_usage();
+        assert_eq!(
+            locations.rendered(NodeId::new(50 * CHUNK).unwrap()),
+            "/type"
+        );
+        let grown = locations.memory_usage() - before;
+        // The list of chunks (a slot each) and one chunk of slots, not a slot per node.
+        let slot = size_of::<OnceLock<Box<str>>>();
+        assert!(
+            grown < 100 * size_of::<OnceLock<Chunk>>() + 2 * CHUNK * slot,
+            "{grown}"
+        );
     }
 }

@@ -23,6 +23,7 @@ use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex, Spelling
 use crate::regex::{Pattern, StepLimit};
 use serde_json::{Number, Value};
 use std::fmt;
+use std::sync::Arc;
 
 /// One instruction of the validation program.
 ///
@@ -1292,8 +1293,9 @@ pub(crate) struct Format {
 pub(crate) struct Program {
     /// The arena. Every `NodeId` in the program indexes it.
     pub(crate) nodes: Vec<Node>,
-    /// The schema location of each node (one per node), for errors only.
-    pub(crate) locations: Locations,
+    /// The schema location of each node (one per node), for errors only: shared with
+    /// them, which read their locations from it when asked.
+    pub(crate) locations: Arc<Locations>,
     /// Child lists of `All` / `Any` / `One` and `Items::prefix`.
     pub(crate) edges: Vec<NodeId>,
     /// `const` and `enum` values.

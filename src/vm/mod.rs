@@ -75,6 +75,7 @@ use crate::stack::StackGuard;
 use marks::Mark;
 use serde_json::Value;
 use show::Message;
+use std::sync::Arc;
 
 /// Bounds on one validation run, and how it writes its errors.
 #[derive(Clone, Copy, Debug)]
@@ -180,7 +181,8 @@ pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits)
 /// rarely reallocates.
 const MESSAGE_ROOM: usize = 96;
 
-/// Bytes reserved beside the message for the schema location rendered after it.
+/// Bytes reserved beside the message for the instance location, written in front of it
+/// on the way out of a failure.
 const LOCATION_ROOM: usize = 48;
 
 /// The message of a stop at a check that could not reach its verdict within its own
@@ -1136,11 +1138,10 @@ where
             let mut out = Message::with_capacity(MESSAGE_ROOM + LOCATION_ROOM, masked);
             message(&mut out);
             let (text, quotation) = out.into_parts();
-            // The instance location comes on the way out (see `descend`).
-            let locations = &self.program.locations;
-            let mut error = ValidationError::located(kind, text, quotation, |out| {
-                locations.write_to(id, out);
-            });
+            // The instance location comes on the way out (see `descend`), the schema
+            // location when read.
+            let locations = Arc::clone(&self.program.locations);
+            let mut error = ValidationError::located(kind, text, quotation, locations, id);
             if self.annotating() {
                 error.set_keyword_location(&self.keyword_location(id));
             }
