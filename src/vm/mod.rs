@@ -35,7 +35,7 @@
 //! (`Vm::quietly`); and the public entry points hold to the fast verdict: `validate`
 //! checks a stop at a limit against it, `iter_errors` and `evaluate` take it first, and
 //! an explaining run that found no error for an instance the fast mode rejected still
-//! reports one ([`Vm::into_errors`]). Tests hold the loops to the general path: the
+//! reports one ([`Vm::take_errors`]). Tests hold the loops to the general path: the
 //! official suite runs `is_valid`, `validate` and `iter_errors` on every case
 //! (`tests/suite.rs`), `tests/properties.rs` checks that they agree on generated schemas
 //! (the fuzzer's invariants), and fused forms are compared with the plain ones they
@@ -130,7 +130,7 @@ pub(crate) fn first_error(
     if ok && vm.stopped.is_none() {
         return None;
     }
-    vm.into_first_error()
+    vm.take_first_error()
 }
 
 /// Every error of an instance that [`is_valid`] rejected: never empty, so the two paths
@@ -139,7 +139,7 @@ pub(crate) fn first_error(
 pub(crate) fn all_errors(program: &Program, instance: &Value, limits: Limits) -> Errors {
     let mut vm = Vm::<true>::new(program, limits);
     vm.eval(program.root, instance);
-    vm.into_errors()
+    vm.take_errors()
 }
 
 /// An annotating run of the annotating `program` (see `Validator::evaluate`): the
@@ -159,7 +159,7 @@ pub(crate) fn annotate(
     let errors = if valid {
         Errors::new()
     } else {
-        vm.into_errors()
+        vm.take_errors()
     };
     (valid, errors, annotations)
 }
@@ -174,7 +174,7 @@ pub(crate) fn listed_errors(program: &Program, instance: &Value, limits: Limits)
     let mut vm = Vm::<true>::new(program, limits);
     vm.log.every_branch = false;
     vm.eval(program.root, instance);
-    vm.into_errors()
+    vm.take_errors()
 }
 
 /// Bytes reserved for an error message beside its locations: most fit, so writing one
@@ -458,9 +458,9 @@ where
         vm
     }
 
-    /// The first of [`Vm::into_errors`], without building the list (deduplication keeps
+    /// The first of [`Vm::take_errors`], without building the list (deduplication keeps
     /// the first of its errors first).
-    fn into_first_error(mut self) -> Option<ValidationError> {
+    fn take_first_error(&mut self) -> Option<ValidationError> {
         let explained = self.log.explained()?;
         if let Some(stop) = explained.stop_error.take() {
             return Some(stop);
@@ -468,11 +468,12 @@ where
         if !explained.errors.is_empty() {
             return Some(explained.errors.swap_remove(0));
         }
-        self.into_errors().into_iter().next()
+        self.take_errors().into_iter().next()
     }
 
-    /// The errors of a failed run, a stop first: never empty.
-    fn into_errors(mut self) -> Errors {
+    /// The errors of a failed run, a stop first: never empty. Taken by reference: the
+    /// interpreter is large, and moving it into a call was a copy of its every byte.
+    fn take_errors(&mut self) -> Errors {
         let Some(explained) = self.log.explained() else {
             return Errors::new();
         };
