@@ -698,7 +698,7 @@ fn compare(program: &Program, value: &serde_json::Number, bound: NumId) -> Order
 }
 
 /// The names in `names` that `map` lacks.
-fn missing<'p>(
+pub(super) fn missing<'p>(
     program: &'p Program,
     names: Span,
     map: &'p serde_json::Map<String, Value>,

@@ -644,6 +644,11 @@ where
     /// its evaluation marks, and its errors when it fails.
     #[inline]
     fn leaf(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
+        if let (true, Node::Required(names), Value::Object(map)) = (EXPLAIN, node, instance) {
+            if !self.keep_going() {
+                return self.first_missing(id, names, map);
+            }
+        }
         let (ok, work) = leaf::verdict(self.program, node, instance);
         if work > 0 && !self.spend(id, work) {
             return false;
@@ -652,6 +657,30 @@ where
             self.leaf_marks(node, instance);
         }
         ok || self.reject(id, node, instance)
+    }
+
+    /// A `required` leaf of the explaining pass looking for the first error: the names
+    /// are looked for once, the first missing one reported. (Its verdict, then its
+    /// explanation, looked for them twice, and a scan of an absent name walks every key.)
+    /// The same steps as the verdict's.
+    fn first_missing(
+        &mut self,
+        id: NodeId,
+        names: Span,
+        map: &serde_json::Map<String, Value>,
+    ) -> bool {
+        if !self.spend(id, names.len as usize) {
+            return false;
+        }
+        let Some(name) = leaf::missing(self.program, names, map).next() else {
+            return true;
+        };
+        self.fail(id, Kind::Required, |out| out.missing_property(name));
+        if let Some(error) = (self.log.explained()).and_then(|e| e.errors.last_mut()) {
+            // The details are read from the message (see `Vm::reject`).
+            error.set_missing_property();
+        }
+        false
     }
 
     /// Whether `value`, at `step` below the current instance, passes the child `node`,
