@@ -240,7 +240,9 @@ impl ValidationErrorKind {
 ///
 /// The two texts share one buffer (instance location, then message), and the schema
 /// location is the failing node's, read from the validator's program when asked for
-/// (rendered the first time, then kept): creating an error is one allocation.
+/// (rendered the first time, then kept): creating an error is one allocation. An error
+/// shares the program's schema locations (not the rest of the program), so it may
+/// outlive its validator.
 ///
 /// Messages quote the value that failed. Where that value may be secret (tool results
 /// carry file contents, tokens and personal data, and servers log their errors),

@@ -347,7 +347,9 @@ impl Validator {
     /// header, rounded up), so for most schemas this is what the process grew by to hold
     /// it (`tests/load.rs` holds a cache of tool schemas to within 10% of that). Compiled
     /// patterns are estimated from their length: a schema of many patterns, whose
-    /// automata are built on first use, holds more.
+    /// automata are built on first use, holds more. Reading an error's
+    /// [`schema_location`](ValidationError::schema_location) renders it once and keeps it
+    /// here (a slot for each of 32 neighbouring nodes, and the text), which this counts.
     ///
     /// ```
     /// use serde_json::json;
