@@ -267,7 +267,7 @@ pub struct ValidationError {
     /// buffer twice, a tenth of a failing `validate` on a small MCP instance).
     text: String,
     /// The operands and the closest branch's errors, boxed apart so that an error
-    /// stays six words.
+    /// stays eight words.
     extra: Option<Box<Extra>>,
     /// The schema locations of the program that made the error. Written when read
     /// rather than when the error is made: a tenth of a failing `validate` on a small
@@ -476,7 +476,7 @@ pub(crate) struct Quote {
 /// Where an error's message quotes the instance, so that [`ValidationError::masked`] can
 /// cut the quotation out, or that the message was written masked (and quotes nothing).
 ///
-/// Three bytes, in the room beside the offsets, so that an error stays six words: an
+/// Three bytes, in the room beside the offsets, so that an error stays eight words: an
 /// anchor (3 bits), the stand-in (3 bits: a type's index, or 7 for nothing) and two
 /// numbers of 9 bits, `a` and `b`, which the anchor reads:
 ///
