@@ -248,30 +248,21 @@ where
         // tag hold them as values.
         let tags = tag.values();
         let before = self.located();
-        // A missing tag's details are read from the message, which names it.
-        let details = match found {
-            None => {
-                self.fail(id, Kind::Required, |out| {
-                    out.missing_property(tag.property);
-                    out.push_str(": ");
-                    leaf::one_of(out, tags.iter().copied(), Message::operand_text);
-                });
-                None
-            }
+        match found {
+            // Its details are read from the message, which names the tag.
+            None => self.fail_with(id, Kind::Required, None, |out| {
+                out.missing_property(tag.property);
+                out.push_str(": ");
+                leaf::one_of(out, tags.iter().copied(), Message::operand_text);
+            }),
             Some(value) => {
-                self.fail(id, Kind::Enum, |out| {
+                let details = ErrorDetails::Enum {
+                    options: tags.iter().copied().map(Value::from).collect(),
+                };
+                self.fail_with(id, Kind::Enum, Some(details), |out| {
                     leaf::not_one_of(out, tags.iter().copied(), Message::operand_text, value)
                 });
                 self.locate(before, Step::Key(tag.property));
-                Some(ErrorDetails::Enum {
-                    options: tags.into_iter().map(Value::from).collect(),
-                })
-            }
-        };
-        if let Some(error) = (self.log.explained()).and_then(|log| log.errors.last_mut()) {
-            match details {
-                Some(details) => error.set_details(details),
-                None => error.set_missing_property(),
             }
         }
         false
