@@ -408,3 +408,29 @@ fn cycles_through_references_that_enter_resources_are_found() {
         .expect_err("the not of a string fails");
     assert_eq!(error.kind(), ValidationErrorKind::Not, "{error}");
 }
+
+#[test]
+fn a_branch_that_fails_whatever_its_cycle_means_may_be_left_unentered() {
+    // `d0`'s first branch goes round (`d2` applies `d0` again in place), and `d2` also
+    // applies the root (the outermost `meta`), which only objects pass. As the document,
+    // the compiler knows that (its root defines `meta`, so the `$dynamicRef` is a plain
+    // reference): a string fails the branch whatever the cycle would mean, is not sent
+    // into it, and `{}` passes it. Embedded, the reference stays dynamic, the branch is
+    // entered, and the run stops. Both are sound (B11 in fuzz/README.md): what depends on
+    // where the schema sits is only whether a value that cannot pass the branch stops,
+    // never whether a value that goes round passes.
+    let schema = json!({"$id": "https://example.com/root", "$dynamicAnchor": "meta",
+        "type": "object", "additionalProperties": {"$ref": "d0"},
+        "$defs": {"d0": {"$id": "d0", "$dynamicAnchor": "meta",
+                         "anyOf": [{"$ref": "root#/$defs/d2"}, {}]},
+                  "d2": {"allOf": [{"$ref": "d0"}, {"$dynamicRef": "#meta"}]}}});
+    let embedded = json!({"$defs": {"s": schema}, "$ref": "#/$defs/s"});
+    let string = json!({"c": "a"});
+    assert!(check(&schema, &string));
+    // Valid or stopped by the cycle (`check` asserts the error's kind), nothing else.
+    check(&embedded, &string);
+    // An object enters the branch, goes round and stops, wherever the schema is.
+    for schema in [&schema, &embedded] {
+        assert!(!check(schema, &json!({"c": {}})), "{schema}");
+    }
+}
