@@ -5,6 +5,7 @@
 //! ```text
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- [--filter SUBSTR] [--rounds N] [--batch-ms MS]
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- --instructions [--filter SUBSTR] [--profiles LIST]
+//! cargo run --release --manifest-path benches/compare/Cargo.toml -- --cache-penalty [--filter SUBSTR] [--rounds N]
 //! ```
 //!
 //! The tables go to standard output, progress to standard error. The data directory is
@@ -24,9 +25,11 @@
 //!
 //! Modules: `engines` wraps the three validators, `measure` times one case, `report` prints
 //! the tables, `alloc` counts heap bytes for the memory table, `instructions` counts
-//! instructions under callgrind instead of timing.
+//! instructions under callgrind instead of timing, `cache` times warm passes with the
+//! instances out of and in the caches.
 
 mod alloc;
+mod cache;
 mod engines;
 mod instructions;
 mod measure;
@@ -49,6 +52,7 @@ static ALLOCATOR: alloc::Counting = alloc::Counting;
 const USAGE: &str = "\
 usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
        compare --instructions [--filter SUBSTR]... [--profiles LIST]
+       compare --cache-penalty [--filter SUBSTR]... [--rounds N]
 
   --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
                    a case is kept if any filter matches)
@@ -64,6 +68,9 @@ usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
   --profiles LIST  with --instructions: the build profiles to count, comma-separated;
                    each one's binary is target/<profile>/ beside the running binary's
                    directory (default release,default-release; a missing one is skipped)
+  --cache-penalty  time a warm pass of ours and jsonschema's over all instances against
+                   each instance validated many times in a row (in the caches), beside a
+                   plain walk of every value: what waiting on memory costs each
 
 Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the repository.";
 
@@ -75,6 +82,8 @@ struct Args {
     instructions: bool,
     /// `--profiles`.
     profiles: String,
+    /// `--cache-penalty`.
+    cache_penalty: bool,
     /// `--instructions-child MODE ENGINE CASE` (internal: what `--instructions` runs under
     /// callgrind).
     child: Option<[String; 3]>,
@@ -89,6 +98,7 @@ fn parse_args() -> Result<Args, String> {
         },
         instructions: false,
         profiles: instructions::DEFAULT_PROFILES.to_owned(),
+        cache_penalty: false,
         child: None,
     };
     let mut iter = std::env::args().skip(1);
@@ -111,6 +121,7 @@ fn parse_args() -> Result<Args, String> {
             }
             "--instructions" => args.instructions = true,
             "--profiles" => args.profiles = value("--profiles")?,
+            "--cache-penalty" => args.cache_penalty = true,
             "--instructions-child" => {
                 let mode = value("--instructions-child")?;
                 let engine = value("--instructions-child")?;
@@ -172,6 +183,15 @@ fn main() -> ExitCode {
         }
     };
 
+    if args.cache_penalty {
+        return match cache::report(&cases, args.settings.rounds) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if args.instructions {
         return match instructions::profiles(&args.profiles, &repo_root) {
             Ok(profiles) => count_instructions(&profiles, &cases),

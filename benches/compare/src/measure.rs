@@ -207,7 +207,8 @@ fn pass(validator: &Compiled, case: &Case) -> usize {
         .count()
 }
 
-fn median(mut samples: Vec<f64>) -> Option<f64> {
+/// The median of `samples`, `None` when there are none.
+pub fn median(mut samples: Vec<f64>) -> Option<f64> {
     if samples.is_empty() {
         return None;
     }

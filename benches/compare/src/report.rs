@@ -296,7 +296,7 @@ fn fmt_ratio(ratio: f64, (better, worse): Words) -> String {
     format!("{ratio:.2} {word}")
 }
 
-fn fmt_time(seconds: f64) -> String {
+pub fn fmt_time(seconds: f64) -> String {
     let (value, unit) = if seconds < 1e-6 {
         (seconds * 1e9, "ns")
     } else if seconds < 1e-3 {
