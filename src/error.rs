@@ -660,17 +660,14 @@ impl ValidationError {
     /// way out of a failure.
     pub(crate) fn prefix_instance_location(&mut self, token: &str) {
         let before = self.text.len();
-        if self.at_root() {
-            self.text.replace_range(..ROOT.len(), "");
+        // The `/` first, in place of the root's stand-in where it is (one move of the
+        // text less), then the token after it.
+        match self.at_root() {
+            true => self.text.replace_range(..ROOT.len(), "/"),
+            false => self.text.insert(0, '/'),
         }
-        if token.bytes().any(|b| b == b'~' || b == b'/') {
-            let mut escaped = String::new();
-            crate::json::pointer::push(&mut escaped, token);
-            self.text.insert_str(0, &escaped);
-        } else {
-            self.text.insert_str(0, token);
-            self.text.insert(0, '/');
-        }
+        self.text
+            .insert_str(1, &crate::json::pointer::escape(token));
         // The text grows by the step, less the root's stand-in where it went.
         let shift = |end: u32| offset((end as usize + self.text.len()).saturating_sub(before));
         self.instance_end = shift(self.instance_end);

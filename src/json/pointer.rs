@@ -5,20 +5,35 @@ use std::borrow::Cow;
 
 /// Appends `/token` to `pointer`, escaping `~` and `/`.
 pub(crate) fn push(pointer: &mut String, token: &str) {
+    let token = escape(token);
     pointer.reserve(token.len() + 1);
     pointer.push('/');
+    pointer.push_str(&token);
+}
+
+/// `token` as a JSON Pointer token: `~` written `~0` and `/` written `~1`; itself when
+/// it has neither.
+#[inline]
+pub(crate) fn escape(token: &str) -> Cow<'_, str> {
     // A byte loop: `contains` with a set of chars walks the text char by char.
-    if !token.bytes().any(|b| b == b'~' || b == b'/') {
-        pointer.push_str(token);
-        return;
+    match token.bytes().any(|b| b == b'~' || b == b'/') {
+        false => Cow::Borrowed(token),
+        true => Cow::Owned(escaped(token)),
     }
+}
+
+/// [`escape`] for a token that needs it.
+#[cold]
+fn escaped(token: &str) -> String {
+    let mut escaped = String::with_capacity(token.len() + 2);
     for c in token.chars() {
         match c {
-            '~' => pointer.push_str("~0"),
-            '/' => pointer.push_str("~1"),
-            c => pointer.push(c),
+            '~' => escaped.push_str("~0"),
+            '/' => escaped.push_str("~1"),
+            c => escaped.push(c),
         }
     }
+    escaped
 }
 
 /// An array index as a JSON Pointer token, its decimal digits written on the stack:

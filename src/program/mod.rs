@@ -23,7 +23,7 @@ use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex, Spelling
 use crate::regex::{Pattern, StepLimit};
 use serde_json::{Number, Value};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One instruction of the validation program.
 ///
@@ -927,6 +927,11 @@ impl Items {
 pub(crate) struct Properties {
     /// `properties`, in schema order.
     pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// The bytes of each of `named`'s names as a set, side by side, made by the
+    /// interpreter's "did you mean" search the first time it looks for a name near a key
+    /// the table does not allow (most names are ruled out by it, without a look at
+    /// their bytes); what a word holds is that search's business.
+    pub(crate) name_bytes: OnceLock<Box<[u64]>>,
     /// How [`Properties::position`] finds a name in `named`.
     pub(crate) lookup: NameLookup,
     /// What the interpreter reads of each `named` property once it found the name, side
@@ -1541,6 +1546,7 @@ impl Program {
             + vec_with(&self.regexes, |r| block(16 * r.as_str().len()))
             + vec_with(&self.properties, |p| {
                 vec_with(&p.named, |(name, _)| text(name))
+                    + p.name_bytes.get().map_or(0, |sets| slice(sets))
                     + p.lookup.memory_usage()
                     + vec(&p.entries)
                     + vec(&p.patterns)

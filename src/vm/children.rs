@@ -879,20 +879,26 @@ where
             #[allow(unreachable_patterns)]
             Node::Valid | Node::Type(_) | other_leaves!() | applicators!() => None,
         };
-        let names = table.map_or(&[][..], |table| &program.properties[table].named[..]);
+        let spec = table.map(|table| &program.properties[table]);
+        let names = spec.map_or(&[][..], |spec| &spec.named[..]);
         // A suggestion compares the key with every name, in time about the key's length
         // each: the explanations' budget pays, or 50,000 unknown keys beside 10,000
         // properties took minutes.
         let key_chars = key.chars().take(LONGEST + 1).count();
-        let names = match key_chars <= LONGEST && self.afford(names.len() * key_chars) {
-            true => names,
-            false => &[],
+        let (names, sets) = match (spec, key_chars <= LONGEST) {
+            (Some(spec), true) if self.afford(names.len() * key_chars) => {
+                let sets = (spec.name_bytes)
+                    .get_or_init(|| names.iter().map(|(name, _)| byte_set(name)).collect());
+                (names, &sets[..])
+            }
+            _ => (&[][..], &[][..]),
         };
         let ok = self.fail(id, Kind::Unexpected, |out| {
             out.push_str("property ");
             out.key(key);
             out.push_str("is not allowed");
-            if let Some(name) = suggestion(key, names.iter().map(|(name, _)| &**name)) {
+            let name_at = |i: usize| names.get(i).map_or("", |(name, _)| &**name);
+            if let Some(name) = suggestion(key, sets, name_at) {
                 out.push_str("; did you mean ");
                 out.name(name);
                 out.push('?');
@@ -1097,9 +1103,40 @@ impl<T: Copy> Deferred<T> {
 /// A value to fill [`Deferred`] slots with.
 static NULL: Value = Value::Null;
 
-/// The name among `names` that `key` most likely misspells: the nearest by edit
-/// distance, if at most a third of the key's length (and at least one) apart.
-fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n str> {
+/// The bytes of `name` as a set, which [`suggestion`] rules names out by: bit `b % 64`
+/// for each byte `b`; 0 (which rules nothing out) when a byte is not ASCII.
+fn byte_set(name: &str) -> u64 {
+    let mut set = 0;
+    for b in name.bytes() {
+        if !b.is_ascii() {
+            return 0;
+        }
+        set |= 1 << (b & 63);
+    }
+    set
+}
+
+/// Whether `set` has more than `most` bits set: `count_ones` without the `popcnt`
+/// target feature (not in a default build) is a dozen instructions, and `most` is
+/// mostly 1 or 2.
+#[inline(always)]
+fn more_bits(set: u64, most: usize) -> bool {
+    // Each step clears the lowest bit set; the first is taken out of the loop, which
+    // most keys (shorter than 6 characters) need no more of.
+    let mut rest = set & set.wrapping_sub(1);
+    if most == 0 {
+        return set != 0;
+    }
+    for _ in 1..most {
+        rest &= rest.wrapping_sub(1);
+    }
+    rest != 0
+}
+
+/// The name among some names that `key` most likely misspells: the nearest by edit
+/// distance, if at most a third of the key's length (and at least one) apart. The names
+/// are `name(i)` for each `i` of `sets`, which holds their [`byte_set`]s.
+fn suggestion<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> Option<&'n str> {
     let key_chars = key.chars().count();
     if key_chars > LONGEST {
         return None;
@@ -1110,12 +1147,19 @@ fn suggestion<'n>(key: &str, names: impl Iterator<Item = &'n str>) -> Option<&'n
     // The bytes of the key, as bits (bytes share bits modulo 64, which only weakens the
     // bound below).
     let key_bytes = (key.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
-    'names: for name in names {
-        // Lower bounds on the distance, which rule out most names before it is
-        // computed: the difference in length (a name has no more characters than
-        // bytes), and against an ASCII key, one edit per ASCII byte of the name that the
-        // key lacks, counted in one pass over the name that leaves at the first byte over
-        // `most` (and at a byte of another character: the distance then counts those).
+    // Lower bounds on the distance, which rule out most names before it is computed:
+    // against an ASCII key, one edit per ASCII byte of the name that the key lacks,
+    // counted once per distinct byte (modulo 64) from the sets, without a look at the
+    // name; then the difference in length (a name has no more characters than bytes);
+    // then, for the few names left, once per occurrence, in one pass over the name that
+    // leaves at the first byte over `most` (and at a byte of another character: the
+    // distance then counts those).
+    let absent = !key_bytes;
+    'names: for (i, &bytes) in sets.iter().enumerate() {
+        if ascii_key && more_bits(bytes & absent, most) {
+            continue;
+        }
+        let name = name(i);
         if name.len() + most < key_chars {
             continue;
         }
@@ -1243,15 +1287,39 @@ mod tests {
                     expected = Some((d, name));
                 }
             }
-            let got = suggestion(&key, names.iter().map(String::as_str));
+            let sets: Vec<u64> = names.iter().map(|name| byte_set(name)).collect();
+            let got = suggestion(&key, &sets, |i| &names[i]);
             prop_assert_eq!(got, expected.map(|(_, name)| name));
+        }
+    }
+
+    proptest! {
+        /// The byte sets only rule out names too far to be suggested: with sets that
+        /// rule nothing out (all 0), every suggestion is the same.
+        #[test]
+        fn the_byte_sets_change_no_suggestion(
+            key in "[a-f~]{1,9}",
+            names in prop::collection::vec("[a-f~]{0,11}", 0..12),
+        ) {
+            let sets: Vec<u64> = names.iter().map(|name| byte_set(name)).collect();
+            let none = vec![0; names.len()];
+            prop_assert_eq!(
+                suggestion(&key, &sets, |i| &names[i]),
+                suggestion(&key, &none, |i| &names[i])
+            );
+        }
+
+        #[test]
+        fn more_bits_is_a_count_of_ones(set in any::<u64>(), most in 0usize..70) {
+            prop_assert_eq!(more_bits(set, most), set.count_ones() as usize > most);
         }
     }
 
     #[test]
     fn suggestions_are_the_nearest_name_within_a_third_of_the_key() {
         let names = ["city", "country", "units", "days"];
-        let suggest = |key: &str| suggestion(key, names.iter().copied());
+        let sets = names.map(byte_set);
+        let suggest = |key: &str| suggestion(key, &sets, |i| names[i]);
         assert_eq!(suggest("cty"), Some("city"));
         assert_eq!(suggest("Units"), Some("units"));
         assert_eq!(suggest("countyr"), Some("country"));
