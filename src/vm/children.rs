@@ -1121,12 +1121,12 @@ fn byte_set(name: &str) -> u64 {
 /// mostly 1 or 2.
 #[inline(always)]
 fn more_bits(set: u64, most: usize) -> bool {
-    // Each step clears the lowest bit set; the first is taken out of the loop, which
-    // most keys (shorter than 6 characters) need no more of.
-    let mut rest = set & set.wrapping_sub(1);
     if most == 0 {
         return set != 0;
     }
+    // Each step clears the lowest bit set; the first is taken out of the loop, which
+    // most keys (shorter than 6 characters) need no more of.
+    let mut rest = set & set.wrapping_sub(1);
     for _ in 1..most {
         rest &= rest.wrapping_sub(1);
     }
@@ -1145,8 +1145,8 @@ fn suggestion<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> O
     let mut best: Option<(usize, &str)> = None;
     let ascii_key = key.is_ascii();
     // The bytes of the key, as bits (bytes share bits modulo 64, which only weakens the
-    // bound below).
-    let key_bytes = (key.bytes()).fold(0u64, |set, b| set | 1 << (b & 63));
+    // bound below); read only for an ASCII key.
+    let key_bytes = byte_set(key);
     // Lower bounds on the distance, which rule out most names before it is computed:
     // against an ASCII key, one edit per ASCII byte of the name that the key lacks,
     // counted once per distinct byte (modulo 64) from the sets, without a look at the
