@@ -6,7 +6,7 @@
 use super::leaf;
 use super::{Logged, Mode, Vm};
 use crate::ids::{NodeId, TableId};
-use crate::program::{Clause, PropertyLogic};
+use crate::program::{Clause, Node, PropertyLogic};
 use serde_json::{Map, Value};
 
 /// Objects of up to this many keys are walked key by key; larger ones too, unless they
@@ -75,7 +75,7 @@ where
             if self.clause(logic, clause, found) {
                 continue;
             }
-            if !self.eval_part(part, instance) {
+            if !self.explain_part(logic, part, clause, instance, found) {
                 ok = false;
                 if !self.keep_going() {
                     break;
@@ -83,6 +83,49 @@ where
             }
         }
         ok
+    }
+
+    /// Evaluates `part`, whose clause (`clause`) failed, as written, to say why; but an
+    /// `if` whose clause is the `if` of its parts' clauses takes its test's verdict from
+    /// the test's clause, and explains only the branch that verdict picks (its errors are
+    /// an `if`'s: a test reports none). The step and the level of the `if`'s evaluation
+    /// are paid as `eval` pays them; the test's, a run over the object, are not (the
+    /// formula paid a step per key already).
+    fn explain_part(
+        &mut self,
+        logic: &PropertyLogic,
+        part: NodeId,
+        clause: u32,
+        instance: &Value,
+        found: &Found<'_>,
+    ) -> bool {
+        let (
+            Node::Condition {
+                then, otherwise, ..
+            },
+            Clause::If {
+                test,
+                then: then_clause,
+                otherwise: otherwise_clause,
+            },
+        ) = (
+            self.program.nodes[part.index()],
+            logic.clauses[clause as usize],
+        )
+        else {
+            return self.eval_part(part, instance);
+        };
+        if self.steps == 0 {
+            return self.stop(part);
+        }
+        self.steps -= 1;
+        let (branch, branch_clause) = match self.clause(logic, test, found) {
+            true => (then, then_clause),
+            false => (otherwise, otherwise_clause),
+        };
+        self.nested(part, |vm| {
+            vm.explain_part(logic, branch, branch_clause, instance, found)
+        })
     }
 
     /// Whether clause `at` of `logic` holds of what `found` says of the object.
