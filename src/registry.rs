@@ -664,6 +664,13 @@ impl<'a> Registry<'a> {
             .unwrap_or(0)
     }
 
+    /// Whether document `doc` is one resource, rooted at the document: then every
+    /// location in it has that resource as its innermost.
+    pub(crate) fn is_one_resource(&self, doc: u32) -> bool {
+        let mut in_doc = self.resources.iter().filter(|r| r.doc == doc);
+        matches!((in_doc.next(), in_doc.next()), (Some(only), None) if only.pointer.is_empty())
+    }
+
     /// The resource rooted exactly at `pointer` of `doc`, if any.
     pub(crate) fn resource_rooted_at(&self, doc: u32, pointer: &str) -> Option<usize> {
         self.resource_roots
