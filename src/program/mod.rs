@@ -631,7 +631,8 @@ pub(crate) struct PropertyLogic {
     /// The formula: the clause that holds when every part passes.
     pub(crate) root: u32,
     /// Per part, in order, the clause that holds when that part passes: an explaining run
-    /// of a failing formula walks only the parts whose clauses fail.
+    /// of a failing formula walks only the parts whose clauses fail (and of an `if` part,
+    /// only the branch its test's clause picks).
     pub(crate) part_clauses: Box<[u32]>,
     /// Children of `All` / `Any` / `One` clauses (indices into `clauses`).
     pub(crate) edges: Box<[u32]>,
