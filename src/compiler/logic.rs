@@ -10,7 +10,9 @@
 //! the object's keys finds every name the parts read, and the parts become
 //! [`Clause`]s evaluated on the presence bits and the kept values, with no evaluation
 //! frame. The node keeps the parts themselves, which every run but the fast one
-//! evaluates as written (so errors, evaluation marks and annotations are unchanged).
+//! evaluates as written (so errors, evaluation marks and annotations are unchanged;
+//! explaining, only the parts whose clauses fail, an `if` by the branch its test's
+//! clause picks).
 //!
 //! A part converts only when its meaning on an object is exactly its clause's: it is a
 //! boolean combination (`allOf`, `anyOf`, `oneOf`, `not`, `if`) of `required`,

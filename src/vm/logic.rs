@@ -59,7 +59,8 @@ where
     }
 
     /// The explaining pass's formula: each part's clause, and the parts whose clauses
-    /// fail evaluated as written (in order, as an `All`), to say why. The parts that pass
+    /// fail explained in order, as an `All` would ([`Vm::explain_part`]: as written, but
+    /// an `if` by the branch its test's clause picks). The parts that pass
     /// are not walked: they add no error, and where all pass, walking them would cost
     /// steps the fast pass never spent (a budget between the two made `validate` run out
     /// where `is_valid` passed).
