@@ -884,9 +884,8 @@ where
         // A suggestion compares the key with every name, in time about the key's length
         // each: the explanations' budget pays, or 50,000 unknown keys beside 10,000
         // properties took minutes.
-        let key_chars = key.chars().take(LONGEST + 1).count();
-        let (names, sets) = match (spec, key_chars <= LONGEST) {
-            (Some(spec), true) if self.afford(names.len() * key_chars) => {
+        let (names, sets) = match (spec, short_key_chars(key)) {
+            (Some(spec), Some(key_chars)) if self.afford(names.len() * key_chars) => {
                 let sets = (spec.name_bytes)
                     .get_or_init(|| names.iter().map(|(name, _)| byte_set(name)).collect());
                 (names, &sets[..])
@@ -1137,13 +1136,20 @@ fn more_bits(set: u64, most: usize) -> bool {
 /// distance, if at most a third of the key's length (and at least one) apart. The names
 /// are `name(i)` for each `i` of `sets`, which holds their [`byte_set`]s.
 fn suggestion<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> Option<&'n str> {
-    let key_chars = key.chars().count();
+    if sets.is_empty() {
+        return None;
+    }
+    let ascii_key = key.is_ascii();
+    let key_chars = if ascii_key {
+        key.len()
+    } else {
+        key.chars().count()
+    };
     if key_chars > LONGEST {
         return None;
     }
     let most = (key_chars / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
-    let ascii_key = key.is_ascii();
     // The bytes of the key, as bits (bytes share bits modulo 64, which only weakens the
     // bound below); read only for an ASCII key.
     let key_bytes = byte_set(key);
@@ -1200,6 +1206,21 @@ fn suggestion<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> O
 
 /// Keys longer than this (in characters) get no suggestion: the distance is quadratic.
 const LONGEST: usize = 64;
+
+/// How many characters `key` has, if at most [`LONGEST`]: counted only for keys short
+/// enough to have so few (a character is at most four bytes), and without decoding
+/// an ASCII key (counting a short key's characters was a tenth of what a suggestion
+/// that found no name cost).
+fn short_key_chars(key: &str) -> Option<usize> {
+    if key.len() > 4 * LONGEST {
+        return None;
+    }
+    let chars = match key.is_ascii() {
+        true => key.len(),
+        false => key.chars().count(),
+    };
+    (chars <= LONGEST).then_some(chars)
+}
 
 /// The Levenshtein distance between `a` (at most [`LONGEST`] long) and `b`, if at most
 /// `most` (at most a third of [`LONGEST`]), on one row kept on the stack.

@@ -73,10 +73,26 @@ where
         let parts = &self.program.edges[logic.parts];
         let mut ok = true;
         for (&part, &clause) in parts.iter().zip(&logic.part_clauses) {
-            if self.clause(logic, clause, found) {
-                continue;
-            }
-            if !self.explain_part(logic, part, clause, instance, found) {
+            // An `if`'s clause is decided here as `clause` decides it, keeping its
+            // test's verdict for the explanation (deciding the test again was a
+            // twenty-fifth of explaining a failed `if` part).
+            let test = match logic.clauses[clause as usize] {
+                Clause::If {
+                    test,
+                    then,
+                    otherwise,
+                } => {
+                    let verdict = self.clause(logic, test, found);
+                    let branch = if verdict { then } else { otherwise };
+                    if self.clause(logic, branch, found) {
+                        continue;
+                    }
+                    Some(verdict)
+                }
+                _ if self.clause(logic, clause, found) => continue,
+                _ => None,
+            };
+            if !self.explain_part(logic, part, clause, test, instance, found) {
                 ok = false;
                 if !self.keep_going() {
                     break;
@@ -88,15 +104,16 @@ where
 
     /// Evaluates `part`, whose clause (`clause`) failed, as written, to say why; but an
     /// `if` whose clause is the `if` of its parts' clauses takes its test's verdict from
-    /// the test's clause, and explains only the branch that verdict picks (its errors are
-    /// an `if`'s: a test reports none). The step and the level of the `if`'s evaluation
-    /// are paid as `eval` pays them; the test's, a run over the object, are not (the
-    /// formula paid a step per key already).
+    /// the test's clause (`test`, where the caller decided it already), and explains only
+    /// the branch that verdict picks (its errors are an `if`'s: a test reports none). The
+    /// step and the level of the `if`'s evaluation are paid as `eval` pays them; the
+    /// test's, a run over the object, are not (the formula paid a step per key already).
     fn explain_part(
         &mut self,
         logic: &PropertyLogic,
         part: NodeId,
         clause: u32,
+        test_verdict: Option<bool>,
         instance: &Value,
         found: &Found<'_>,
     ) -> bool {
@@ -120,12 +137,16 @@ where
             return self.stop(part);
         }
         self.steps -= 1;
-        let (branch, branch_clause) = match self.clause(logic, test, found) {
+        let verdict = match test_verdict {
+            Some(verdict) => verdict,
+            None => self.clause(logic, test, found),
+        };
+        let (branch, branch_clause) = match verdict {
             true => (then, then_clause),
             false => (otherwise, otherwise_clause),
         };
         self.nested(part, |vm| {
-            vm.explain_part(logic, branch, branch_clause, instance, found)
+            vm.explain_part(logic, branch, branch_clause, None, instance, found)
         })
     }
 
