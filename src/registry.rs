@@ -310,7 +310,9 @@ impl<'a> Registry<'a> {
         let Value::Object(map) = value else {
             return Ok(());
         };
-        let mut base = base.clone();
+        // A new base only where an `$id` sets one: a shared handle's clone and drop per
+        // subschema are two atomic operations each walk could do without.
+        let mut own_base: Option<Arc<str>> = None;
         let mut dialect = dialect;
         let mut resource = resource;
         let mut keywords = dialect.keywords(map);
@@ -323,15 +325,15 @@ impl<'a> Registry<'a> {
         if let (false, Some(id)) = (ignores_siblings, string(&keywords, dialect.id_keyword())) {
             let at = path.pointer();
             if dialect.draft <= Draft::Draft7 && id.starts_with('#') {
-                self.add_anchor(&base, &id[1..], doc, &at)?;
+                self.add_anchor(base, &id[1..], doc, &at)?;
             } else {
-                let absolute = uri::resolve(&base, id);
+                let absolute = uri::resolve(base, id);
                 let (resource_uri, fragment) = uri::split_fragment(&absolute);
-                base = resource_uri.into();
+                let base = &*own_base.insert(resource_uri.into());
                 if at.is_empty() {
                     // The document root is already a resource under the name it was
                     // registered with; its `$id` is a second name for it.
-                    self.claim_uri(&base, resource, doc, &at)?;
+                    self.claim_uri(base, resource, doc, &at)?;
                     self.resources[resource].uri = base.clone();
                 } else {
                     let declared = self.declared_dialect(value, dialect, doc, &at, 0)?;
@@ -343,16 +345,17 @@ impl<'a> Registry<'a> {
                     root_of = Some(resource);
                 }
                 if !fragment.is_empty() && dialect.draft <= Draft::Draft7 {
-                    self.add_anchor(&base, fragment, doc, &at)?;
+                    self.add_anchor(base, fragment, doc, &at)?;
                 }
             }
         }
+        let base = own_base.as_ref().unwrap_or(base);
         if let Some(name) = string(&keywords, Keyword::Anchor) {
-            self.add_anchor(&base, name, doc, &path.pointer())?;
+            self.add_anchor(base, name, doc, &path.pointer())?;
         }
         if let Some(name) = string(&keywords, Keyword::DynamicAnchor) {
             let at = path.pointer();
-            self.add_anchor(&base, name, doc, &at)?;
+            self.add_anchor(base, name, doc, &at)?;
             self.resources[resource]
                 .dynamic_anchors
                 .push((name.to_string(), at));
@@ -371,19 +374,19 @@ impl<'a> Registry<'a> {
             path.push(Token::Key(keyword.name()));
             match (keyword.subschemas(), child) {
                 (Subschemas::One | Subschemas::OneOrList, Value::Object(_) | Value::Bool(_)) => {
-                    self.scan_schema(doc, child, path, &base, dialect, resource, depth + 1)?;
+                    self.scan_schema(doc, child, path, base, dialect, resource, depth + 1)?;
                 }
                 (Subschemas::List | Subschemas::OneOrList, Value::Array(items)) => {
                     for (i, item) in items.iter().enumerate() {
                         path.push(Token::Index(i));
-                        self.scan_schema(doc, item, path, &base, dialect, resource, depth + 1)?;
+                        self.scan_schema(doc, item, path, base, dialect, resource, depth + 1)?;
                         path.pop();
                     }
                 }
                 (Subschemas::Map, Value::Object(entries)) => {
                     for (name, item) in entries {
                         path.push(Token::Key(name));
-                        self.scan_schema(doc, item, path, &base, dialect, resource, depth + 1)?;
+                        self.scan_schema(doc, item, path, base, dialect, resource, depth + 1)?;
                         path.pop();
                     }
                 }
