@@ -884,20 +884,20 @@ where
         // A suggestion compares the key with every name, in time about the key's length
         // each: the explanations' budget pays, or 50,000 unknown keys beside 10,000
         // properties took minutes.
-        let (names, sets) = match (spec, short_key_chars(key)) {
+        let (names, sets, key_chars) = match (spec, short_key_chars(key)) {
             (Some(spec), Some(key_chars)) if self.afford(names.len() * key_chars) => {
                 let sets = (spec.name_bytes)
                     .get_or_init(|| names.iter().map(|(name, _)| byte_set(name)).collect());
-                (names, &sets[..])
+                (names, &sets[..], key_chars)
             }
-            _ => (&[][..], &[][..]),
+            _ => (&[][..], &[][..], 0),
         };
         let ok = self.fail(id, Kind::Unexpected, |out| {
             out.push_str("property ");
             out.key(key);
             out.push_str("is not allowed");
             let name_at = |i: usize| names.get(i).map_or("", |(name, _)| &**name);
-            if let Some(name) = suggestion(key, sets, name_at) {
+            if let Some(name) = suggestion(key, key_chars, sets, name_at) {
                 out.push_str("; did you mean ");
                 out.name(name);
                 out.push('?');
@@ -1133,21 +1133,20 @@ fn more_bits(set: u64, most: usize) -> bool {
 }
 
 /// The name among some names that `key` most likely misspells: the nearest by edit
-/// distance, if at most a third of the key's length (and at least one) apart. The names
+/// distance, if at most a third of the key's length (and at least one) apart. The key
+/// has `key_chars` characters (at most [`LONGEST`], from [`short_key_chars`]); the names
 /// are `name(i)` for each `i` of `sets`, which holds their [`byte_set`]s.
-fn suggestion<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> Option<&'n str> {
+fn suggestion<'n>(
+    key: &str,
+    key_chars: usize,
+    sets: &[u64],
+    name: impl Fn(usize) -> &'n str,
+) -> Option<&'n str> {
     if sets.is_empty() {
         return None;
     }
-    let ascii_key = key.is_ascii();
-    let key_chars = if ascii_key {
-        key.len()
-    } else {
-        key.chars().count()
-    };
-    if key_chars > LONGEST {
-        return None;
-    }
+    // A character outside ASCII takes two bytes or more.
+    let ascii_key = key_chars == key.len();
     let most = (key_chars / 3).max(1);
     let mut best: Option<(usize, &str)> = None;
     // The bytes of the key, as bits (bytes share bits modulo 64, which only weakens the
@@ -1258,6 +1257,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// [`suggestion`] for `key` as `not_allowed` asks for it: none for a key too long.
+    fn suggested<'n>(key: &str, sets: &[u64], name: impl Fn(usize) -> &'n str) -> Option<&'n str> {
+        suggestion(key, short_key_chars(key)?, sets, name)
+    }
+
     /// The textbook recursion-free Levenshtein distance, on a full table.
     fn levenshtein(a: &[char], b: &[char]) -> usize {
         let mut table = vec![vec![0; b.len() + 1]; a.len() + 1];
@@ -1309,7 +1313,7 @@ mod tests {
                 }
             }
             let sets: Vec<u64> = names.iter().map(|name| byte_set(name)).collect();
-            let got = suggestion(&key, &sets, |i| &names[i]);
+            let got = suggested(&key, &sets, |i| &names[i]);
             prop_assert_eq!(got, expected.map(|(_, name)| name));
         }
     }
@@ -1325,8 +1329,8 @@ mod tests {
             let sets: Vec<u64> = names.iter().map(|name| byte_set(name)).collect();
             let none = vec![0; names.len()];
             prop_assert_eq!(
-                suggestion(&key, &sets, |i| &names[i]),
-                suggestion(&key, &none, |i| &names[i])
+                suggested(&key, &sets, |i| &names[i]),
+                suggested(&key, &none, |i| &names[i])
             );
         }
 
@@ -1340,7 +1344,7 @@ mod tests {
     fn suggestions_are_the_nearest_name_within_a_third_of_the_key() {
         let names = ["city", "country", "units", "days"];
         let sets = names.map(byte_set);
-        let suggest = |key: &str| suggestion(key, &sets, |i| names[i]);
+        let suggest = |key: &str| suggested(key, &sets, |i| names[i]);
         assert_eq!(suggest("cty"), Some("city"));
         assert_eq!(suggest("Units"), Some("units"));
         assert_eq!(suggest("countyr"), Some("country"));
