@@ -75,22 +75,22 @@ where
         for (&part, &clause) in parts.iter().zip(&logic.part_clauses) {
             // An `if`'s clause is decided here as `clause` decides it, keeping its
             // test's verdict for the explanation (deciding the test again was a
-            // twenty-fifth of explaining a failed `if` part).
-            let test = match logic.clauses[clause as usize] {
-                Clause::If {
-                    test,
-                    then,
-                    otherwise,
-                } => {
-                    let verdict = self.clause(logic, test, found);
-                    let branch = if verdict { then } else { otherwise };
-                    if self.clause(logic, branch, found) {
-                        continue;
-                    }
-                    Some(verdict)
+            // twenty-fifth of explaining a failed `if` part); any other clause by
+            // `clause` itself.
+            let test = if let Clause::If {
+                test,
+                then,
+                otherwise,
+            } = logic.clauses[clause as usize]
+            {
+                match self.if_clause(logic, test, then, otherwise, found) {
+                    (_, true) => continue,
+                    (verdict, false) => Some(verdict),
                 }
-                _ if self.clause(logic, clause, found) => continue,
-                _ => None,
+            } else if self.clause(logic, clause, found) {
+                continue;
+            } else {
+                None
             };
             if !self.explain_part(logic, part, clause, test, instance, found) {
                 ok = false;
@@ -202,11 +202,24 @@ where
                 test,
                 then,
                 otherwise,
-            } => match self.clause(logic, test, found) {
-                true => self.clause(logic, then, found),
-                false => self.clause(logic, otherwise, found),
-            },
+            } => self.if_clause(logic, test, then, otherwise, found).1,
         }
+    }
+
+    /// An `if` clause: its test's verdict, and whether the branch that verdict picks
+    /// (`then` or `otherwise`) holds, which is the clause's.
+    #[inline(always)]
+    fn if_clause(
+        &mut self,
+        logic: &PropertyLogic,
+        test: u32,
+        then: u32,
+        otherwise: u32,
+        found: &Found<'_>,
+    ) -> (bool, bool) {
+        let verdict = self.clause(logic, test, found);
+        let branch = if verdict { then } else { otherwise };
+        (verdict, self.clause(logic, branch, found))
     }
 }
 
