@@ -16,6 +16,7 @@
 
 use serde_json::{Map, Value};
 use std::mem::size_of;
+use std::sync::Arc;
 
 /// The bytes the allocator spends on a block of `size` bytes (none for 0, which
 /// allocates nothing).
@@ -52,6 +53,13 @@ pub(crate) fn slice<T>(items: &[T]) -> usize {
 /// The block of a boxed string.
 pub(crate) fn text(text: &str) -> usize {
     block(text.len())
+}
+
+/// A holder's share of the block of a shared string (the text and two counts): each
+/// holder counts an equal part, so a name several tables of one program hold is
+/// counted once over all of them.
+pub(crate) fn shared_text(text: &Arc<str>) -> usize {
+    block(2 * size_of::<usize>() + text.len()) / Arc::strong_count(text)
 }
 
 /// The block of an `Arc<T>`: the value and its two counts.

@@ -19,6 +19,7 @@ use crate::ids::{NodeId, Span, TableId};
 use crate::program::{Node, Program, Properties};
 use ahash::AHashMap;
 use smallvec::SmallVec;
+use std::sync::Arc;
 
 /// How many levels of nested `All`s are flattened into one (deeper ones stay parts).
 const MAX_FLATTEN_DEPTH: usize = 8;
@@ -122,7 +123,7 @@ impl Compiler<'_> {
         let names: usize = (mergeable.iter())
             .map(|&(_, id)| program.properties[id].named.len())
             .sum();
-        let mut named: Vec<(Box<str>, Parts)> = Vec::with_capacity(names);
+        let mut named: Vec<(Arc<str>, Parts)> = Vec::with_capacity(names);
         let mut positions: AHashMap<&str, usize> = crate::maps::map_with_capacity(names);
         let mut table = Properties::default();
         let mut required: Option<(Span, NodeId)> = None;

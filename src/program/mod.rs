@@ -926,8 +926,9 @@ impl Items {
 /// The operands of [`Node::Properties`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Properties {
-    /// `properties`, in schema order.
-    pub(crate) named: Vec<(Box<str>, NodeId)>,
+    /// `properties`, in schema order. A name is shared, not copied, by the tables made
+    /// from this one (the union of an `allOf`'s tables, the hash index of a long one).
+    pub(crate) named: Vec<(Arc<str>, NodeId)>,
     /// The bytes of each of `named`'s names as a set, side by side, made by the
     /// interpreter's "did you mean" search the first time it looks for a name near a key
     /// the table does not allow (most names are ruled out by it, without a look at
@@ -1066,24 +1067,26 @@ impl Properties {
     /// Derives the lookup structures and costs of `named` (which must list each name
     /// once), once it is complete.
     pub(crate) fn index_named(&mut self, program: &Program) {
-        let names: Vec<&str> = self.named.iter().map(|(name, _)| &**name).collect();
         self.lookup = if self.named.len() <= Self::SCAN_UP_TO {
             let mut probes = [NameLookup::NO_PROBE; Self::SCAN_UP_TO];
             for (slot, (name, _)) in probes.iter_mut().zip(&self.named) {
                 *slot = probe(name);
             }
             NameLookup::Scan(probes)
-        } else if let Some(index) = QuickIndex::build(&names) {
-            NameLookup::Quick(index)
-        } else if let Some(index) = ProbedIndex::build(&names) {
-            NameLookup::Probed(index)
         } else {
-            let positions = self.named.iter().enumerate();
-            NameLookup::Hashed(
-                positions
-                    .map(|(i, (name, _))| (name.clone(), i as u32))
-                    .collect(),
-            )
+            let names: Vec<&str> = self.named.iter().map(|(name, _)| &**name).collect();
+            if let Some(index) = QuickIndex::build(&names) {
+                NameLookup::Quick(index)
+            } else if let Some(index) = ProbedIndex::build(&names) {
+                NameLookup::Probed(index)
+            } else {
+                let positions = self.named.iter().enumerate();
+                NameLookup::Hashed(
+                    positions
+                        .map(|(i, (name, _))| (name.clone(), i as u32))
+                        .collect(),
+                )
+            }
         };
         self.entries = (self.named.iter())
             .map(|(name, node)| Entry {
@@ -1198,7 +1201,7 @@ impl Properties {
     #[inline(always)]
     pub(crate) fn hashed(
         &self,
-        map: &ahash::AHashMap<Box<str>, u32>,
+        map: &ahash::AHashMap<Arc<str>, u32>,
         name: &str,
     ) -> Option<(usize, &Entry)> {
         let i = hashed_position(map, name)?;
@@ -1217,7 +1220,7 @@ pub(crate) enum NameLookup {
     /// Open addressing by a hash of the name's length and end words.
     Probed(ProbedIndex),
     /// A general hash map, for names too alike for a [`ProbedIndex`].
-    Hashed(ahash::AHashMap<Box<str>, u32>),
+    Hashed(ahash::AHashMap<Arc<str>, u32>),
 }
 
 impl Default for NameLookup {
@@ -1230,9 +1233,9 @@ impl NameLookup {
     /// A probe word no name has (its length would be 2^56 bytes).
     const NO_PROBE: u64 = u64::MAX;
 
-    /// Heap bytes held (a hash map's entries, control bytes and names).
+    /// Heap bytes held (a hash map's entries, control bytes and its share of names).
     fn memory_usage(&self) -> usize {
-        use crate::memory::{block, text};
+        use crate::memory::{block, shared_text};
         match self {
             NameLookup::Scan(_) => 0,
             NameLookup::Quick(index) => index.memory_usage(),
@@ -1246,13 +1249,13 @@ impl NameLookup {
                     1..8 => capacity + 1,
                     _ => capacity / 7 * 8,
                 };
-                let entry = std::mem::size_of::<(Box<str>, u32)>() + 1;
+                let entry = std::mem::size_of::<(Arc<str>, u32)>() + 1;
                 let table = if buckets == 0 {
                     0
                 } else {
                     block(buckets * entry + 16)
                 };
-                table + map.keys().map(|name| text(name)).sum::<usize>()
+                table + map.keys().map(shared_text).sum::<usize>()
             }
         }
     }
@@ -1260,7 +1263,7 @@ impl NameLookup {
 
 /// [`Properties::position`] through a general hash map.
 #[inline(never)]
-pub(crate) fn hashed_position(map: &ahash::AHashMap<Box<str>, u32>, name: &str) -> Option<usize> {
+pub(crate) fn hashed_position(map: &ahash::AHashMap<Arc<str>, u32>, name: &str) -> Option<usize> {
     map.get(name).map(|&i| i as usize)
 }
 
@@ -1534,7 +1537,7 @@ impl Program {
     /// Approximate heap bytes held by the program, counted as allocator blocks (see
     /// `crate::memory`; compiled regexes are estimated: their automata are not observable).
     pub(crate) fn memory_usage(&self) -> usize {
-        use crate::memory::{block, number, slice, text, value, vec, vec_with};
+        use crate::memory::{block, number, shared_text, slice, text, value, vec, vec_with};
         vec(&self.nodes)
             + self.locations.memory_usage()
             + vec(&self.edges)
@@ -1546,7 +1549,7 @@ impl Program {
             // of the pattern's length, beside the handle itself.
             + vec_with(&self.regexes, |r| block(16 * r.as_str().len()))
             + vec_with(&self.properties, |p| {
-                vec_with(&p.named, |(name, _)| text(name))
+                vec_with(&p.named, |(name, _)| shared_text(name))
                     + p.name_bytes.get().map_or(0, |sets| slice(sets))
                     + p.lookup.memory_usage()
                     + vec(&p.entries)
