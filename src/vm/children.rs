@@ -492,7 +492,10 @@ where
                 if spec.named.len() == 1 && keys >= LOOK_UP_FROM {
                     return self.one_property(map, spec);
                 }
-                let find = |name: &str| spec.scanned(probes, name);
+                let find = |name: &str| match spec.unnamed(name) {
+                    true => None,
+                    false => spec.scanned(probes, name),
+                };
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
             (FastLoop::Scan, NameLookup::Scan(probes)) => {
@@ -500,7 +503,10 @@ where
                 self.keyed::<false, false, false>(id, map, spec, find)
             }
             (FastLoop::OpenQuick, NameLookup::Quick(index)) => {
-                let find = |name: &str| spec.quick(index, name);
+                let find = |name: &str| match spec.unnamed(name) {
+                    true => None,
+                    false => spec.quick(index, name),
+                };
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
             (FastLoop::Quick, NameLookup::Quick(index)) => {
@@ -1280,6 +1286,29 @@ mod tests {
             }
         }
         table[a.len()][b.len()]
+    }
+
+    proptest! {
+        /// An open table's loop rules keys out by their length before reading them
+        /// ([`Properties::unnamed`]): every key that is a name is still checked, however
+        /// its length compares (names and keys up to 70 bytes, so lengths 64 apart share
+        /// a bit), and no other key is.
+        #[test]
+        fn open_tables_check_exactly_their_names(
+            names in prop::collection::btree_set("(a|b){0,3}|a{60,70}", 1..9),
+            keys in prop::collection::btree_map("(a|b){0,4}|a{60,70}", any::<bool>(), 0..9),
+        ) {
+            let properties: serde_json::Map<String, Value> = (names.iter())
+                .map(|name| (name.clone(), serde_json::json!({"type": "string"})))
+                .collect();
+            let schema = serde_json::json!({"type": "object", "properties": properties});
+            let object: serde_json::Map<String, Value> = (keys.iter())
+                .map(|(key, &text)| (key.clone(), if text { "x".into() } else { 1.into() }))
+                .collect();
+            let expected = keys.iter().all(|(key, &text)| text || !names.contains(key));
+            let validator = crate::Validator::new(&schema).expect("a valid schema");
+            prop_assert_eq!(validator.is_valid(&Value::Object(object)), expected);
+        }
     }
 
     proptest! {
