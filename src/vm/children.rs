@@ -1289,29 +1289,6 @@ mod tests {
     }
 
     proptest! {
-        /// An open table's loop rules keys out by their length before reading them
-        /// ([`Properties::unnamed`]): every key that is a name is still checked, however
-        /// its length compares (names and keys up to 70 bytes, so lengths 64 apart share
-        /// a bit), and no other key is.
-        #[test]
-        fn open_tables_check_exactly_their_names(
-            names in prop::collection::btree_set("(a|b){0,3}|a{60,70}", 1..9),
-            keys in prop::collection::btree_map("(a|b){0,4}|a{60,70}", any::<bool>(), 0..9),
-        ) {
-            let properties: serde_json::Map<String, Value> = (names.iter())
-                .map(|name| (name.clone(), serde_json::json!({"type": "string"})))
-                .collect();
-            let schema = serde_json::json!({"type": "object", "properties": properties});
-            let object: serde_json::Map<String, Value> = (keys.iter())
-                .map(|(key, &text)| (key.clone(), if text { "x".into() } else { 1.into() }))
-                .collect();
-            let expected = keys.iter().all(|(key, &text)| text || !names.contains(key));
-            let validator = crate::Validator::new(&schema).expect("a valid schema");
-            prop_assert_eq!(validator.is_valid(&Value::Object(object)), expected);
-        }
-    }
-
-    proptest! {
         #[test]
         fn edit_distance_is_levenshtein_up_to_the_bound(
             a in "[abc]{0,10}",
