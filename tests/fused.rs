@@ -967,25 +967,3 @@ fn a_record_of_plain_fields_accepts_exactly_its_shape() {
     renamed.insert("sixteen_bytes_no".to_string(), value);
     assert!(!validator.is_valid(&json!([Value::Object(renamed)])));
 }
-
-proptest! {
-    /// An open table's loop rules keys out by their length before reading them: every
-    /// key that is a name is still checked, however its length compares (names and keys
-    /// up to 70 bytes, so lengths 64 apart share a bit), and no other key is.
-    #[test]
-    fn open_tables_check_exactly_their_names(
-        names in prop::collection::btree_set("(a|b){0,3}|a{60,70}", 1..9),
-        keys in prop::collection::btree_map("(a|b){0,4}|a{60,70}", any::<bool>(), 0..9),
-    ) {
-        let properties: serde_json::Map<String, Value> = (names.iter())
-            .map(|name| (name.clone(), json!({"type": "string"})))
-            .collect();
-        let schema = json!({"type": "object", "properties": properties});
-        let object: serde_json::Map<String, Value> = (keys.iter())
-            .map(|(key, &text)| (key.clone(), if text { json!("x") } else { json!(1) }))
-            .collect();
-        let expected = keys.iter().all(|(key, &text)| text || !names.contains(key));
-        let validator = Validator::new(&schema).expect("a valid schema");
-        prop_assert_eq!(validator.is_valid(&Value::Object(object)), expected);
-    }
-}

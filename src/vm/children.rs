@@ -492,10 +492,7 @@ where
                 if spec.named.len() == 1 && keys >= LOOK_UP_FROM {
                     return self.one_property(map, spec);
                 }
-                let find = |name: &str| match spec.unnamed(name) {
-                    true => None,
-                    false => spec.scanned(probes, name),
-                };
+                let find = |name: &str| spec.scanned(probes, name);
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
             (FastLoop::Scan, NameLookup::Scan(probes)) => {
@@ -503,10 +500,7 @@ where
                 self.keyed::<false, false, false>(id, map, spec, find)
             }
             (FastLoop::OpenQuick, NameLookup::Quick(index)) => {
-                let find = |name: &str| match spec.unnamed(name) {
-                    true => None,
-                    false => spec.quick(index, name),
-                };
+                let find = |name: &str| spec.quick(index, name);
                 self.keyed::<false, false, true>(id, map, spec, find)
             }
             (FastLoop::Quick, NameLookup::Quick(index)) => {
