@@ -325,14 +325,18 @@ pub fn check_case(schema: &Value, instances: &[Value], small_budget: u64) {
             // the first branch stops too. (Compared with S embedded, not with S as the
             // document: which runs reach one of S's own cycles may depend on evaluation
             // order, and so on what the compiler knows of S where it sits, see B11 in
-            // fuzz/README.md; `agree` above already allows for that.)
+            // fuzz/README.md; `agree` above already allows for that.) The wrapper nests S
+            // one level deeper than the `$defs` wrapper does, and takes a few steps more:
+            // a run that needed every level or step there may stop here at the depth
+            // limit or the budget, never valid (B12).
             let seen = verdict(wrapped_validator, wrapped_schema, instance);
+            let stopped_by_a_limit = seen.limited && !seen.cycled && !seen.valid;
             if embedded.limited {
                 assert!(
                     !seen.valid && seen.limited,
                     "S stopped in $defs, but not before a cycle after it\nschema: {wrapped_schema}\ninstance: {instance}"
                 );
-            } else {
+            } else if !stopped_by_a_limit {
                 assert_eq!(
                     seen.valid,
                     embedded.valid,
