@@ -79,7 +79,7 @@ pub fn report(cases: &[Case], rounds: usize) -> Result<(), String> {
 }
 
 /// Seconds per pass of `check` over `instances`, over [`PASSES`] passes.
-fn pass(instances: &[Value], check: impl Fn(&Value) -> bool) -> f64 {
+pub fn pass(instances: &[Value], check: impl Fn(&Value) -> bool) -> f64 {
     let start = Instant::now();
     for _ in 0..PASSES {
         for instance in instances {
@@ -103,7 +103,7 @@ fn in_cache(instances: &[Value], check: impl Fn(&Value) -> bool) -> f64 {
 
 /// Reads every value: each key's length and first byte, each value's kind.
 #[inline(never)]
-fn walk(value: &Value) -> usize {
+pub fn walk(value: &Value) -> usize {
     match value {
         Value::Object(map) => (map.iter())
             .map(|(key, value)| {

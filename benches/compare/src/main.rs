@@ -31,6 +31,7 @@
 mod alloc;
 mod cache;
 mod engines;
+mod floor;
 mod instructions;
 mod measure;
 mod report;
@@ -53,6 +54,7 @@ const USAGE: &str = "\
 usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
        compare --instructions [--filter SUBSTR]... [--profiles LIST]
        compare --cache-penalty [--filter SUBSTR]... [--rounds N]
+       compare --floor [--rounds N] [--count]
 
   --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
                    a case is kept if any filter matches)
@@ -71,6 +73,9 @@ usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
   --cache-penalty  time a warm pass of ours and jsonschema's over all instances against
                    each instance validated many times in a row (in the caches), beside a
                    plain walk of every value: what waiting on memory costs each
+  --floor          time a warm pass of ours and jsonschema's over lerna's instances
+                   against a validator written by hand for its schema and a plain walk
+                   (with --count, one pass of each, for callgrind: see src/floor.rs)
 
 Data directory: $MCP_JSONSCHEMA_BENCH_DATA, else ../shared/bench-data from the repository.";
 
@@ -84,6 +89,10 @@ struct Args {
     profiles: String,
     /// `--cache-penalty`.
     cache_penalty: bool,
+    /// `--floor`.
+    floor: bool,
+    /// `--count` (with `--floor`).
+    count: bool,
     /// `--instructions-child MODE ENGINE CASE` (internal: what `--instructions` runs under
     /// callgrind).
     child: Option<[String; 3]>,
@@ -99,6 +108,8 @@ fn parse_args() -> Result<Args, String> {
         instructions: false,
         profiles: instructions::DEFAULT_PROFILES.to_owned(),
         cache_penalty: false,
+        floor: false,
+        count: false,
         child: None,
     };
     let mut iter = std::env::args().skip(1);
@@ -122,6 +133,8 @@ fn parse_args() -> Result<Args, String> {
             "--instructions" => args.instructions = true,
             "--profiles" => args.profiles = value("--profiles")?,
             "--cache-penalty" => args.cache_penalty = true,
+            "--floor" => args.floor = true,
+            "--count" => args.count = true,
             "--instructions-child" => {
                 let mode = value("--instructions-child")?;
                 let engine = value("--instructions-child")?;
@@ -131,6 +144,9 @@ fn parse_args() -> Result<Args, String> {
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
+    }
+    if args.count && !args.floor {
+        return Err("--count goes with --floor".to_owned());
     }
     Ok(args)
 }
@@ -154,18 +170,15 @@ fn main() -> ExitCode {
     let repo_root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let data_dir = cases::data_dir(&repo_root);
     if let Some([mode, engine, name]) = &args.child {
-        let exact = |case: &str| case == name;
-        let result = cases::load(&data_dir, &exact).and_then(|cases| match cases.first() {
-            Some(case) => instructions::child(mode, engine, case),
-            None => Err(format!("no case {name:?}")),
+        return on_case(&data_dir, name, |case| {
+            instructions::child(mode, engine, case)
         });
-        return match result {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: {e}");
-                ExitCode::FAILURE
-            }
-        };
+    }
+    if args.floor {
+        let rounds = args.settings.rounds;
+        return on_case(&data_dir, floor::CASE, |case| {
+            floor::report(case, rounds, args.count)
+        });
     }
     let keep = |name: &str| {
         let name = name.to_lowercase();
@@ -224,6 +237,27 @@ fn main() -> ExitCode {
     print!("{}", report::render(&results));
     eprintln!("done in {:.0} s", started.elapsed().as_secs_f64());
     ExitCode::SUCCESS
+}
+
+/// Runs `run` on the case called `name`, loaded alone; an error (or no such case) is
+/// printed and fails the process.
+fn on_case(
+    data_dir: &Path,
+    name: &str,
+    run: impl FnOnce(&cases::Case) -> Result<(), String>,
+) -> ExitCode {
+    let exact = |case: &str| case == name;
+    let result = cases::load(data_dir, &exact).and_then(|cases| match cases.first() {
+        Some(case) => run(case),
+        None => Err(format!("no case {name:?}")),
+    });
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `--instructions`: every case, engine and child mode under callgrind with each profile's
