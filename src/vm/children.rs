@@ -292,32 +292,12 @@ where
             }
         }
         if !EXPLAIN && !self.tracking {
-            return self.fast_properties::<false>(id, map, spec);
+            return self.fast_properties(id, map, spec);
         }
         if !self.spend(id, spec.steps(map.len())) {
             return false;
         }
         self.all_properties(id, instance, map, spec)
-    }
-
-    /// [`Vm::properties`] as [`Vm::run_table`] runs it for a nested record: only in the
-    /// fast mode with no marks to record (`nest` checked both) and on an object, so it
-    /// goes straight to [`Vm::fast_properties`] without testing them again (measured:
-    /// warm instructions -0.95% by the geometric mean, cypress -3.1%, omnisharp -2.4%,
-    /// none above +0.3%).
-    #[inline(never)]
-    pub(super) fn fast_record(
-        &mut self,
-        id: NodeId,
-        map: &serde_json::Map<String, Value>,
-        table: TableId,
-    ) -> bool {
-        debug_assert!(
-            !EXPLAIN && !self.tracking,
-            "a nested record in the fast mode"
-        );
-        let spec = &self.program.properties[table];
-        self.fast_properties::<true>(id, map, spec)
     }
 
     /// [`Vm::properties`] in general: either mode, evaluation marks, `patternProperties`.
@@ -480,13 +460,8 @@ where
     /// slower). The same checks as the general loop (so the same budget), without its
     /// bookkeeping; only the order differs, which no verdict depends on: the first
     /// failure ends the run, and a pass runs them all.
-    ///
-    /// `NESTED` (whether [`Vm::fast_record`] calls it) changes nothing it does: it gives
-    /// each of its two callers an instance of its own, the lookups' closures included.
-    /// With one instance inlined into both, LLVM stopped inlining those closures (warm
-    /// instructions +6.2% by the geometric mean, measured).
     #[inline(always)]
-    fn fast_properties<const NESTED: bool>(
+    fn fast_properties(
         &mut self,
         id: NodeId,
         map: &serde_json::Map<String, Value>,

@@ -738,15 +738,14 @@ where
         }
     }
 
-    /// [`Vm::nest`] for a nested record or list (in the fast mode with no marks to
-    /// record, with steps left: [`Vm::fast_record`] relies on it): its table run at once;
-    /// anything else through [`Vm::descend`].
+    /// [`Vm::nest`] for a nested record or list (in the fast mode, with steps left):
+    /// its table run at once; anything else through [`Vm::descend`].
     #[inline(always)]
     fn run_table(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
         match (settle, value) {
-            (Settle::Record(table), Value::Object(map)) => {
+            (Settle::Record(table), Value::Object(_)) => {
                 self.steps -= 1;
-                self.nested(node, |vm| vm.fast_record(node, map, table))
+                self.nested(node, |vm| vm.properties(node, value, table))
             }
             (Settle::Exact(table), Value::Object(_)) => {
                 self.steps -= 1;
