@@ -145,8 +145,15 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
+    let modes = [args.instructions, args.cache_penalty, args.floor];
+    if modes.into_iter().filter(|&on| on).count() > 1 {
+        return Err("--instructions, --cache-penalty and --floor go one at a time".to_owned());
+    }
     if args.count && !args.floor {
         return Err("--count goes with --floor".to_owned());
+    }
+    if args.floor && !args.filters.is_empty() {
+        return Err(format!("--floor runs {} alone: no --filter", floor::CASE));
     }
     Ok(args)
 }
