@@ -426,3 +426,130 @@ fn the_http_proxy_needs_both_ends_and_an_address() {
         "{stderr}"
     );
 }
+
+/// What a process wrote, shared with the thread that copies it.
+#[derive(Clone, Default)]
+struct Said(std::sync::Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl Write for Said {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Said {
+    /// What was written so far, once `needle` is among it (or after five seconds).
+    fn once_it_says(&self, needle: &str) -> String {
+        let started = Instant::now();
+        loop {
+            let text = String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned();
+            if text.contains(needle) || started.elapsed() > Duration::from_secs(5) {
+                return text;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+/// DNS rebinding: a page whose name resolves to 127.0.0.1 sends its own name as `Host`
+/// and `Origin`. The proxy refuses it with 403 and a JSON-RPC error before anything
+/// reaches the server, for every method, and answers the loopback names as before.
+#[test]
+fn the_http_proxy_refuses_hosts_and_origins_it_does_not_know() {
+    let (upstream, accepted) = counting_server();
+    let said = Said::default();
+    let proxy = HttpProxy::start(&[], &upstream, said.clone());
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}).to_string();
+    let port = proxy.address.rsplit(':').next().unwrap().to_string();
+    let refused = [
+        (
+            "POST",
+            "host: evil.example.com\r\norigin: http://evil.example.com\r\n",
+        ),
+        (
+            "POST",
+            &format!("host: evil.example.com:{port}\r\n") as &str,
+        ),
+        ("GET", "host: evil.example.com\r\n"),
+        (
+            "DELETE",
+            &format!("host: localhost:{port}\r\norigin: http://evil.example.com\r\n"),
+        ),
+        (
+            "POST",
+            &format!("host: localhost:{port}\r\norigin: null\r\n"),
+        ),
+        ("POST", "host: localhost:1\r\n"),
+    ];
+    for (method, headers) in refused {
+        let (status, body) = proxy.request(method, headers, ping.as_bytes());
+        assert_eq!(status, 403, "{method} {headers:?}: {body}");
+        let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
+        assert_eq!(answer["error"]["code"], -32000, "{body}");
+        assert!(
+            (answer["error"]["message"].as_str().unwrap()).starts_with("Forbidden: "),
+            "{body}"
+        );
+    }
+    let stderr = said.once_it_says("refused a POST request: Host \"localhost:1\"");
+    assert!(
+        stderr.contains(
+            "mcp-jsonschema proxy: refused a DELETE request: Origin \"http://evil.example.com\" \
+             is not allowed (the loopback names are; --allow-origin adds others)\n"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("refused a").count(), 6, "{stderr}");
+    let connections = accepted.load(std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(connections, 0, "a refused request reached the server");
+    for headers in [
+        format!("host: localhost:{port}\r\n"),
+        format!("host: [::1]:{port}\r\norigin: http://localhost:6274\r\n"),
+    ] {
+        let (status, body) = proxy.request("POST", &headers, ping.as_bytes());
+        assert_eq!(status, 200, "{headers:?}: {body}");
+    }
+    // Widened: a name and an origin of the user's.
+    let proxy = HttpProxy::start(
+        &[
+            "--allow-host",
+            "mcp.example.com",
+            "--allow-origin",
+            "https://app.example.com",
+        ],
+        &upstream,
+        std::io::sink(),
+    );
+    let headers = "host: mcp.example.com\r\norigin: https://app.example.com\r\n";
+    let (status, body) = proxy.request("POST", headers, ping.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let headers = "host: mcp.example.com\r\norigin: https://evil.example.com\r\n";
+    assert_eq!(proxy.request("POST", headers, ping.as_bytes()).0, 403);
+}
+
+/// A listener beyond loopback is reachable under names the proxy cannot know: it does
+/// not start until they are said.
+#[test]
+fn a_listener_beyond_loopback_needs_allow_host() {
+    let output = Command::new(env!("CARGO_BIN_EXE_mcp-jsonschema"))
+        .args([
+            "proxy",
+            "--listen",
+            "0.0.0.0:0",
+            "--upstream",
+            "http://127.0.0.1:1/mcp",
+        ])
+        .output()
+        .expect("the proxy runs");
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("mcp-jsonschema: --listen 0.0.0.0:0: not a loopback address"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--allow-host"), "{stderr}");
+}

@@ -1,5 +1,6 @@
 //! The Streamable HTTP proxy: clients POST, GET and DELETE at the proxy's address as they
-//! would at the server's endpoint; each request goes to the upstream endpoint with its
+//! would at the server's endpoint, each request first admitted by its `Host` and `Origin`
+//! ([`super::hosts`], against DNS rebinding; refused with 403 otherwise); each request goes to the upstream endpoint with its
 //! headers (`Mcp-Session-Id`, `MCP-Protocol-Version`, `Last-Event-ID`, authorisation)
 //! and each response comes back with its status and headers. A POSTed message is first
 //! the [`Guard`]'s: a `tools/call` with bad arguments is answered by the proxy (a tool
@@ -31,6 +32,7 @@
 //! threads, which on the 2-core machine of the README's figures made both the added
 //! latency and the 8-client throughput better than a multi-thread runtime.
 
+use super::hosts::Admission;
 use super::{decide, failure, lock, refusal, Args, Report};
 use crate::sse::Events;
 use crate::upstream::Upstream;
@@ -59,6 +61,9 @@ const CACHED_SCHEMAS: usize = 1024;
 /// client that vanished without a DELETE leaves its session behind). A forgotten session
 /// that comes back gets a new guard, which lists the tools itself before its next call.
 const MAX_SESSIONS: usize = 10_000;
+/// The JSON-RPC error code of a request refused for its `Host` or `Origin` (the
+/// implementation-defined range; the TypeScript SDK's servers answer with it too).
+const FORBIDDEN: i64 = -32000;
 /// Events of an SSE stream relayed ahead of a client that reads slowly.
 const STREAM_BUFFER: usize = 64;
 /// Headers of one hop, never forwarded (RFC 9110, 7.6.1), and the length, which the
@@ -89,6 +94,8 @@ struct Proxy {
     limit: usize,
     /// Told of each request and each response, to keep the runtime hot meanwhile.
     activity: Arc<Notify>,
+    /// The `Host` and `Origin` headers answered.
+    admission: Admission,
 }
 
 pub(super) fn run(
@@ -114,26 +121,34 @@ pub(super) fn run(
         .name("upstream".into())
         .spawn(move || upstream_runtime.block_on(super::hot::keep_hot(sent)))
         .map_err(|e| Failure(format!("cannot start the HTTP proxy: {e}")))?;
-    let proxy = Arc::new(Proxy {
-        upstream,
-        options: args.guard_options().with_cache(cache),
-        sessions: Mutex::new(Sessions::default()),
-        report,
-        list_timeout: args.list_timeout()?,
-        limit: args.max_message_size,
-        activity: Arc::new(Notify::new()),
-    });
-    runtime()?.block_on(serve(proxy, listen))
+    let list_timeout = args.list_timeout()?;
+    runtime()?.block_on(async {
+        let listener = tokio::net::TcpListener::bind(listen)
+            .await
+            .map_err(|e| Failure(format!("--listen {listen}: {e}")))?;
+        let address = listener
+            .local_addr()
+            .map_err(|e| Failure(format!("--listen {listen}: {e}")))?;
+        let proxy = Arc::new(Proxy {
+            upstream,
+            options: args.guard_options().with_cache(cache),
+            sessions: Mutex::new(Sessions::default()),
+            report,
+            list_timeout,
+            limit: args.max_message_size,
+            activity: Arc::new(Notify::new()),
+            admission: Admission::new(listen, address, &args.allow_host, &args.allow_origin)?,
+        });
+        serve(proxy, listener, address).await
+    })
 }
 
 /// Accepts connections until the process is killed.
-async fn serve(proxy: Arc<Proxy>, listen: &str) -> Result<Outcome, Failure> {
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|e| Failure(format!("--listen {listen}: {e}")))?;
-    let address = listener
-        .local_addr()
-        .map_err(|e| Failure(format!("--listen {listen}: {e}")))?;
+async fn serve(
+    proxy: Arc<Proxy>,
+    listener: tokio::net::TcpListener,
+    address: std::net::SocketAddr,
+) -> Result<Outcome, Failure> {
     tell!(
         "mcp-jsonschema proxy: listening on http://{address}, guarding {}",
         proxy.upstream.url()
@@ -187,6 +202,17 @@ impl Proxy {
         connection: Arc<Mutex<Guard>>,
     ) -> Response<Body> {
         let (parts, body) = request.into_parts();
+        let host = header(&parts.headers, "host");
+        if let Err(refusal) = (self.admission).admit(host, header(&parts.headers, "origin")) {
+            tell!(
+                "mcp-jsonschema proxy: refused a {} request: {refusal}",
+                parts.method
+            );
+            return json_response(
+                StatusCode::FORBIDDEN,
+                failure(FORBIDDEN, &format!("Forbidden: {refusal}")),
+            );
+        }
         let session = header(&parts.headers, "mcp-session-id").map(str::to_string);
         let guard = match &session {
             None => connection,

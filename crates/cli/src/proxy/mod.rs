@@ -5,6 +5,7 @@
 //! The decisions are the library's [`Guard`]; this module adds the transports, the
 //! report of each decision on standard error and the `--log` file ([`Report`]).
 
+mod hosts;
 mod hot;
 mod http;
 mod stdio;
@@ -42,6 +43,18 @@ pub(crate) struct Args {
     /// (`http://127.0.0.1:8000/mcp`).
     #[arg(long, value_name = "URL", requires = "listen")]
     upstream: Option<String>,
+    /// With --listen: a `Host` a client may use besides the loopback names (`localhost`,
+    /// `127.0.0.1`, `[::1]` with the listening port, always answered), as `NAME` (any
+    /// port) or `NAME:PORT`; repeat it for more, `*` for any. Needed when --listen is not
+    /// a loopback address. Other requests are refused with 403, against DNS rebinding.
+    #[arg(long, value_name = "HOST", requires = "listen")]
+    allow_host: Vec<String>,
+    /// With --listen: an `Origin` a browser page may send besides the loopback ones
+    /// (`http://localhost`, any port), as `https://app.example.com` or with a port;
+    /// repeat it for more, `*` for any. A request with another Origin is refused with
+    /// 403; one with none (a client that is not a browser) is judged by its Host.
+    #[arg(long, value_name = "ORIGIN", requires = "listen")]
+    allow_origin: Vec<String>,
     /// What to do with a tool whose inputSchema or outputSchema does not compile under the
     /// MCP profile: leave it out of tools/list and answer its calls (hide), or list it and
     /// pass what cannot be checked (pass).

@@ -95,12 +95,19 @@ impl HttpProxy {
     /// connection of its own: the status and the body of the answer (a JSON body: a
     /// chunked one would keep its chunk sizes).
     pub fn post_with(&self, headers: &str, body: &[u8]) -> (u16, String) {
+        let host = format!("host: {}\r\n", self.address);
+        self.request("POST", &format!("{host}{headers}"), body)
+    }
+
+    /// Sends a `method` request with `headers` (`name: value` lines, each ended by CRLF,
+    /// `Host` among them) and `body` on a connection of its own: the status and the body
+    /// of the answer.
+    pub fn request(&self, method: &str, headers: &str, body: &[u8]) -> (u16, String) {
         let mut stream = std::net::TcpStream::connect(&self.address).expect("the proxy listens");
         let head = format!(
-            "POST /mcp HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\n\
+            "{method} /mcp HTTP/1.1\r\ncontent-type: application/json\r\n\
              accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\
              {headers}connection: close\r\n\r\n",
-            self.address,
             body.len()
         );
         stream.write_all(head.as_bytes()).expect("the proxy reads");
