@@ -3,7 +3,7 @@
 //! each side received.
 
 use mcp_jsonschema::mcp::{
-    Action, BadOutput, BadSchema, Check, Guard, GuardOptions, Side, Verdict,
+    Action, BadOutput, BadSchema, Check, Guard, GuardOptions, Side, Unlisted, Verdict,
 };
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -304,10 +304,43 @@ fn unmasked_decisions_quote_the_values() {
     );
 }
 
+/// By default a bad output becomes a tool error the model reads, as the SDKs' servers
+/// answer it; a 2026-07-28 call's says its kind.
 #[test]
-fn output_that_breaks_the_schema_fails_the_call_or_is_passed_with_a_warning() {
+fn output_that_breaks_the_schema_becomes_a_tool_error() {
     let bad = json!({"content": [], "structuredContent": [{"hour": 10, "temp": "warm"}]});
     let (mut guard, mut wire) = listed(GuardOptions::default());
+    for (id, version) in [(5, None), (6, Some("2026-07-28"))] {
+        let mut request = call(json!(id), "get_weather", json!({"city": "Oslo"}));
+        if let Some(version) = version {
+            request["params"]["_meta"] =
+                json!({"io.modelcontextprotocol/protocolVersion": version});
+        }
+        wire.send(&mut guard, Side::Client, request);
+        wire.send(&mut guard, Side::Server, result(json!(id), bad.clone()));
+        let mut expected = json!({
+            "content": [{"type": "text", "text": "invalid output from tool \"get_weather\":\n\
+                /0/hour: expected string, got integer 10\n\
+                /0/temp: expected number, got string \"warm\""}],
+            "isError": true
+        });
+        if version.is_some() {
+            expected["resultType"] = json!("complete");
+        }
+        assert_eq!(wire.client.last().unwrap(), &result(json!(id), expected));
+        let decision = guard.take_decisions().pop().unwrap();
+        assert_eq!(
+            (decision.check, decision.verdict),
+            (Check::Output, Verdict::Failed)
+        );
+        assert_eq!(decision.errors[1], "/0/temp: expected number, got string");
+    }
+}
+
+#[test]
+fn output_that_breaks_the_schema_is_a_json_rpc_error_or_passed_with_a_warning() {
+    let bad = json!({"content": [], "structuredContent": [{"hour": 10, "temp": "warm"}]});
+    let (mut guard, mut wire) = listed(GuardOptions::default().with_bad_output(BadOutput::Error));
     wire.send(
         &mut guard,
         Side::Client,
@@ -381,8 +414,8 @@ fn only_finished_results_are_checked() {
         result(json!(10), json!({"content": []})),
     );
     assert_eq!(
-        wire.client.last().unwrap()["error"]["message"],
-        "tool \"get_weather\" returned structured content that its outputSchema rejects: \
+        wire.client.last().unwrap()["result"]["content"][0]["text"],
+        "invalid output from tool \"get_weather\":\n\
          the tool declares an outputSchema but the result has no structuredContent"
     );
 }
@@ -564,6 +597,139 @@ fn a_call_during_the_guards_listing_waits_for_a_listing_too() {
     assert_eq!(wire.client[0]["result"]["isError"], true);
 }
 
+/// The answer the guard sent the client for `held`, a call it asked to list first for,
+/// once `tools` is the listing (`None`: the listing is given up).
+fn after_listing(guard: &mut Guard, wire: &mut Wire, tools: Option<Value>) {
+    let (request, held) = wire.list_first.pop().expect("a listing first");
+    match tools {
+        Some(tools) => wire.send(
+            guard,
+            Side::Server,
+            result(request["id"].clone(), json!({"tools": tools})),
+        ),
+        None => guard.abandon_listing(&request.to_string(), "no answer"),
+    }
+    assert!(!guard.is_listing());
+    let actions: Vec<Action> = guard.handle_listed(&held).collect();
+    wire.apply(Side::Client, &held, actions);
+}
+
+/// A call to a tool the table lacks: the guard lists the tools once more (the server may
+/// have added it without a word), then calls it by the new table or answers it as an
+/// unknown tool; a name it looked for once is answered at once until the list changes.
+#[test]
+fn an_unlisted_tool_is_listed_for_once_then_answered_as_unknown() {
+    let (mut guard, mut wire) = listed(GuardOptions::default());
+    let sent = wire.server.len();
+    wire.send(&mut guard, Side::Client, call(json!(1), "added", json!({})));
+    let mut more = tools();
+    more.as_array_mut()
+        .unwrap()
+        .push(json!({"name": "added", "inputSchema": {"type": "object"}}));
+    after_listing(&mut guard, &mut wire, Some(more.clone()));
+    assert_eq!(
+        wire.server.last().unwrap()["params"]["name"],
+        "added",
+        "found"
+    );
+
+    wire.send(&mut guard, Side::Client, call(json!(2), "nope", json!({})));
+    after_listing(&mut guard, &mut wire, Some(more));
+    let unknown = result(
+        json!(2),
+        json!({
+            "content": [{"type": "text", "text": "unknown tool \"nope\": the server does not list it"}],
+            "isError": true
+        }),
+    );
+    assert_eq!(wire.client.last().unwrap(), &unknown);
+    assert_eq!(wire.server.len(), sent + 1, "only the call to \"added\"");
+    let decision = guard.take_decisions().pop().unwrap();
+    assert_eq!(
+        (decision.tool.as_str(), decision.verdict),
+        ("nope", Verdict::Unlisted)
+    );
+    assert_eq!(decision.errors, ["the server does not list this tool"]);
+
+    // Sought once: answered at once now, until the server says the list changed.
+    wire.send(&mut guard, Side::Client, call(json!(3), "nope", json!({})));
+    assert!(wire.list_first.is_empty());
+    assert_eq!(wire.client.last().unwrap()["result"]["isError"], true);
+    wire.send(
+        &mut guard,
+        Side::Server,
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}),
+    );
+    wire.send(&mut guard, Side::Client, call(json!(4), "nope", json!({})));
+    assert_eq!(wire.list_first.len(), 1);
+}
+
+#[test]
+fn an_unlisted_tool_is_forwarded_when_asked_and_recorded() {
+    let (mut guard, mut wire) = listed(GuardOptions::default().with_unlisted(Unlisted::Forward));
+    wire.send(
+        &mut guard,
+        Side::Client,
+        call(json!(1), "nope", json!({"x": 1})),
+    );
+    after_listing(&mut guard, &mut wire, Some(tools()));
+    assert_eq!(wire.server.last().unwrap()["params"]["name"], "nope");
+    let decision = guard.take_decisions().pop().unwrap();
+    assert_eq!(decision.verdict, Verdict::Unguarded);
+    assert_eq!(decision.errors, ["the server does not list this tool"]);
+}
+
+/// A listing the server never answers is given up by the transport: a call it cannot
+/// check is answered, never forwarded nor left waiting; a late answer stays with the
+/// guard; the next call lists again.
+#[test]
+fn a_listing_given_up_leaves_unknown_calls_answered() {
+    let mut guard = Guard::new();
+    let mut wire = Wire::default();
+    wire.send(
+        &mut guard,
+        Side::Client,
+        call(json!(1), "get_weather", json!({"city": "Oslo"})),
+    );
+    let (request, _) = wire.list_first.last().cloned().unwrap();
+    after_listing(&mut guard, &mut wire, None);
+    assert!(wire.server.is_empty());
+    let text = wire.client[0]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert_eq!(
+        text,
+        "tool \"get_weather\" cannot be called now: the server's tools could not be listed, \
+         so the call cannot be checked"
+    );
+    let verdicts: Vec<(Check, Verdict)> = guard
+        .take_decisions()
+        .iter()
+        .map(|d| (d.check, d.verdict))
+        .collect();
+    assert_eq!(
+        verdicts,
+        [
+            (Check::Listing, Verdict::Unguarded),
+            (Check::Arguments, Verdict::Unlisted)
+        ]
+    );
+    // The answer after all: the guard's own, dropped.
+    wire.send(
+        &mut guard,
+        Side::Server,
+        result(request["id"].clone(), json!({"tools": tools()})),
+    );
+    assert_eq!(wire.client.len(), 1);
+    wire.send(
+        &mut guard,
+        Side::Client,
+        call(json!(2), "get_weather", json!({"city": "Oslo"})),
+    );
+    after_listing(&mut guard, &mut wire, Some(tools()));
+    assert_eq!(wire.server.last().unwrap()["id"], 2);
+}
+
 #[test]
 fn without_its_own_listing_an_unknown_tool_passes_unguarded() {
     let mut guard = Guard::with_options(GuardOptions::default().with_own_listing(false));
@@ -623,7 +789,7 @@ fn responses_match_their_calls_by_id_whatever_the_spelling() {
         Side::Server,
         r#"{"jsonrpc":"2.0","id":3,"result":{"content":[],"structuredContent":"no"}}"#,
     );
-    assert_eq!(wire.client.last().unwrap()["error"]["code"], -32603);
+    assert_eq!(wire.client.last().unwrap()["result"]["isError"], true);
     // A cancelled call is forgotten: a late answer passes as any unknown id does.
     wire.send(
         &mut guard,
@@ -657,7 +823,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(2000))]
 
     /// Whatever either side sends, the guard never panics, and a client `tools/call` that
-    /// it forwards for a listed tool always has conforming arguments.
+    /// it forwards names a tool it guards, and for a listed tool always has conforming
+    /// arguments.
     #[test]
     fn hostile_messages_never_panic_nor_slip_a_bad_call_through(
         messages in prop::collection::vec((any::<bool>(), message()), 1..12)
@@ -677,6 +844,10 @@ proptest! {
                     prop_assert!(false, "forwarded unreadable {forwarded}");
                     continue;
                 };
+                if value["method"] == "tools/call" {
+                    let name = value["params"]["name"].as_str().unwrap_or_default();
+                    prop_assert!(guard.guards(name), "an unguarded call forwarded: {forwarded}");
+                }
                 if value["method"] == "tools/call" && value["params"]["name"] == "get_weather" {
                     let arguments = value["params"].get("arguments").cloned().unwrap_or(json!({}));
                     prop_assert!(input.is_valid(&arguments), "{forwarded}");

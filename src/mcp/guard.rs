@@ -16,6 +16,9 @@ const CACHED_SCHEMAS: usize = 1024;
 const MAX_IN_FLIGHT: usize = 10_000;
 /// Distinct schema problems remembered so that each is reported once.
 const MAX_REPORTED: usize = 4096;
+/// Distinct unlisted tool names the guard lists the tools again for, per generation;
+/// past it, a call to a tool not in the table is answered at once.
+const MAX_SOUGHT: usize = 4096;
 /// The prefix of the ids of the guard's own requests.
 const OWN_ID_PREFIX: &str = "mcp-jsonschema-guard-";
 /// The `_meta` keys of a request that say which protocol it speaks (2026-07-28 and later
@@ -149,12 +152,30 @@ pub enum BadSchema {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum BadOutput {
-    /// Answer the client with a JSON-RPC error naming each problem (the default): a client
-    /// never receives a result that breaks the tool's promise.
+    /// Replace the result with a tool error (`isError: true`) whose text names each
+    /// problem (the default), as the SDKs' own servers answer a bad output: the model
+    /// reads it, and a client never receives a result that breaks the tool's promise.
     #[default]
     Fail,
+    /// Answer the client with a JSON-RPC error naming each problem (-32603, the problems
+    /// also in its `data`).
+    Error,
     /// Pass the result and record the problems.
     Warn,
+}
+
+/// What to do with a call to a tool that is not in the server's `tools/list`, once the
+/// guard listed the tools again to be sure. See the example on [`GuardOptions`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Unlisted {
+    /// Answer it as the SDKs' servers answer an unknown tool, with a tool error (the
+    /// default); likewise when the tools could not be listed at all. The server never
+    /// sees the call.
+    #[default]
+    Answer,
+    /// Pass it on unchecked, recorded as [`Verdict::Unguarded`].
+    Forward,
 }
 
 /// How a [`Guard`] treats what it finds. A by-value builder.
@@ -162,12 +183,14 @@ pub enum BadOutput {
 /// ```
 /// use std::sync::Arc;
 /// use mcp_jsonschema::mcp::{
-///     Action, BadOutput, BadSchema, Check, Guard, GuardOptions, SchemaCache, Side, Verdict,
+///     Action, BadOutput, BadSchema, Check, Guard, GuardOptions, SchemaCache, Side, Unlisted,
+///     Verdict,
 /// };
 /// let cache = Arc::new(SchemaCache::new(256));
 /// let options = GuardOptions::default()
 ///     .with_bad_schema(BadSchema::Pass)
 ///     .with_bad_output(BadOutput::Warn)
+///     .with_unlisted(Unlisted::Forward)
 ///     .with_masked_decisions(false)
 ///     .with_own_listing(false)
 ///     .with_max_in_flight(100)
@@ -201,6 +224,7 @@ pub enum BadOutput {
 pub struct GuardOptions {
     bad_schema: BadSchema,
     bad_output: BadOutput,
+    unlisted: Unlisted,
     masked: bool,
     lists_tools: bool,
     max_in_flight: usize,
@@ -212,6 +236,7 @@ impl Default for GuardOptions {
         GuardOptions {
             bad_schema: BadSchema::default(),
             bad_output: BadOutput::default(),
+            unlisted: Unlisted::default(),
             masked: true,
             lists_tools: true,
             max_in_flight: MAX_IN_FLIGHT,
@@ -234,6 +259,14 @@ impl GuardOptions {
     #[must_use]
     pub fn with_bad_output(mut self, policy: BadOutput) -> Self {
         self.bad_output = policy;
+        self
+    }
+
+    /// What to do with a call to a tool the server does not list (default
+    /// [`Unlisted::Answer`]). See the example on [`GuardOptions`].
+    #[must_use]
+    pub fn with_unlisted(mut self, policy: Unlisted) -> Self {
+        self.unlisted = policy;
         self
     }
 
@@ -313,21 +346,27 @@ pub enum Verdict {
     Passed,
     /// The call's arguments do not conform: the guard answered it, the server never saw it.
     Rejected,
-    /// The result breaks the output schema: the client got a JSON-RPC error instead.
+    /// The result breaks the output schema: the client got a tool error instead
+    /// ([`BadOutput::Fail`]), or a JSON-RPC error ([`BadOutput::Error`]).
     Failed,
     /// The result breaks the output schema and was passed on ([`BadOutput::Warn`]).
     Warned,
     /// The tool's schema does not compile: the tool is hidden from the client and calls to
     /// it are answered by the guard ([`BadSchema::Hide`]).
     Hidden,
-    /// Passed without a check: the tool is not in the table, or its schema does not
+    /// The tool is not in the server's `tools/list` (listed again to be sure), or the
+    /// tools could not be listed: the guard answered the call as an unknown tool, the
+    /// server never saw it ([`Unlisted::Answer`]).
+    Unlisted,
+    /// Passed without a check: the tool is not in the table and [`Unlisted::Forward`] is
+    /// set (or the guard lists no tools itself and has no table), or its schema does not
     /// compile and [`BadSchema::Pass`] is set.
     Unguarded,
 }
 
 impl Verdict {
     /// The verdict's name in logs: `passed`, `rejected`, `failed`, `warned`, `hidden`,
-    /// `unguarded`. See the example on [`Guard`].
+    /// `unlisted`, `unguarded`. See the example on [`Guard`].
     pub fn name(self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
@@ -335,6 +374,7 @@ impl Verdict {
             Verdict::Failed => "failed",
             Verdict::Warned => "warned",
             Verdict::Hidden => "hidden",
+            Verdict::Unlisted => "unlisted",
             Verdict::Unguarded => "unguarded",
         }
     }
@@ -408,15 +448,25 @@ impl Tool {
 /// A request of the client's (or the guard's own) awaiting the server's response.
 #[derive(Debug)]
 enum Pending {
-    /// A `tools/call` that was forwarded.
+    /// A `tools/call` that was forwarded; `typed` when it speaks 2026-07-28 or later
+    /// (its results say their `resultType`).
     Call {
         tool: String,
         id: Value,
         forwarded: Instant,
+        typed: bool,
     },
     /// A `tools/list` page of the client's (the first one, without a cursor, starts a
     /// new table) or of the guard's own listing number `own`.
     List { first: bool, own: Option<u64> },
+}
+
+/// A forwarded call, as its result is checked.
+struct Forwarded<'a> {
+    tool: &'a str,
+    id: &'a Value,
+    forwarded: Instant,
+    typed: bool,
 }
 
 /// A listing being read page by page: the tools so far, the generation its first page
@@ -573,6 +623,9 @@ pub struct Guard {
     own_requests: u64,
     /// Schema problems already reported.
     reported: HashSet<String>,
+    /// The names of tools not in the current table that the guard listed again for, this
+    /// generation.
+    sought: HashSet<String>,
     decisions: Vec<Decision>,
 }
 
@@ -607,6 +660,7 @@ impl Guard {
             pending: HashMap::new(),
             own_requests: 0,
             reported: HashSet::new(),
+            sought: HashSet::new(),
             decisions: Vec::new(),
         }
     }
@@ -629,6 +683,62 @@ impl Guard {
     /// example on [`Guard`].
     pub fn is_listing(&self) -> bool {
         !self.own_listings.is_empty()
+    }
+
+    /// Gives up the guard's own listing that `request` belongs to (the request of an
+    /// [`Action::ListFirst`], or of a further page the guard asked for), because the
+    /// server did not answer it (in time, or at all): recorded as a [`Check::Listing`]
+    /// decision saying `why`. A call then held is given to
+    /// [`handle_listed`](Guard::handle_listed) as usual; the next call lists again; an
+    /// answer that comes later is the guard's own and dropped. Nothing for a request that
+    /// is not the guard's, or a listing already over.
+    ///
+    /// ```
+    /// use mcp_jsonschema::mcp::{Action, Check, Guard, Side, Verdict};
+    /// let mut guard = Guard::new();
+    /// let call = r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo"}}"#;
+    /// let Some(Action::ListFirst { request }) = guard.handle(Side::Client, call).next() else {
+    ///     unreachable!("no table yet")
+    /// };
+    /// guard.abandon_listing(&request, "no answer within 10 s");
+    /// assert!(!guard.is_listing());
+    /// let listing = guard.take_decisions().pop().unwrap();
+    /// assert_eq!((listing.check, listing.verdict), (Check::Listing, Verdict::Unguarded));
+    /// assert_eq!(listing.errors, ["no answer within 10 s"]);
+    ///
+    /// // The call is answered: without the tools, it cannot be checked.
+    /// let answer = match guard.handle_listed(call).next() {
+    ///     Some(Action::Send { to: Side::Client, message }) => message,
+    ///     other => panic!("{other:?}"),
+    /// };
+    /// assert!(answer.contains("cannot be called now"), "{answer}");
+    /// ```
+    pub fn abandon_listing(&mut self, request: &str, why: &str) {
+        let Some(id) = (serde_json::from_str::<Value>(request).ok()).and_then(|request| {
+            request
+                .get("id")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        }) else {
+            return;
+        };
+        let number = match self.pending.get(&id_key(&Value::from(id.as_str()))) {
+            Some(Pending::List {
+                own: Some(number), ..
+            }) => Some(*number),
+            _ => (id.strip_prefix(OWN_ID_PREFIX))
+                .and_then(|n| n.parse().ok())
+                .filter(|n| self.own_listings.contains_key(n)),
+        };
+        let Some(number) = number else { return };
+        self.own_listings.remove(&number);
+        (self.pending)
+            .retain(|_, p| !matches!(p, Pending::List { own: Some(n), .. } if *n == number));
+        // The next call asks again.
+        self.asked = None;
+        let now = Instant::now();
+        let why = vec![why.to_string()];
+        self.decide("", None, Check::Listing, Verdict::Unguarded, why, now, None);
     }
 
     /// Whether `tool` is in the table and both its schemas compiled: its calls are
@@ -678,6 +788,7 @@ impl Guard {
             }
             (Side::Server, Some("notifications/tools/list_changed"), None) => {
                 self.generation += 1;
+                self.sought.clear();
                 Actions::forward()
             }
             (Side::Server, None, Some(id)) => self.on_response(&members, id, started),
@@ -718,7 +829,18 @@ impl Guard {
         };
         let current = self.listed_at == Some(self.generation);
         let unasked = self.asked != Some(self.generation) || self.is_listing();
-        if !current && !listed && self.options.lists_tools && unasked {
+        // A tool the current table lacks may have been added without a word: the guard
+        // lists the tools once more for each such name before it calls the tool unknown.
+        let unknown = || {
+            current
+                && !self.tools.contains_key(name)
+                && self.sought.len() < MAX_SOUGHT
+                && !self.sought.contains(name)
+        };
+        if !listed && self.options.lists_tools && ((!current && unasked) || unknown()) {
+            if current {
+                self.sought.insert(name.to_string());
+            }
             let number = self.own_requests + 1;
             let listing = Listing::new(self.generation, own_meta(&params));
             self.own_listings.insert(number, listing);
@@ -735,7 +857,7 @@ impl Guard {
         }
         let tool = self.tools.get(name).cloned();
         let (verdict, errors, answer) = match tool.as_ref().map(|t| &t.input) {
-            None => (Verdict::Unguarded, Vec::new(), None),
+            None => self.unlisted(name, current),
             Some(Err(problem)) => match self.options.bad_schema {
                 BadSchema::Pass => (Verdict::Unguarded, Vec::new(), None),
                 BadSchema::Hide => {
@@ -769,23 +891,18 @@ impl Guard {
             started,
             None,
         );
+        // 2026-07-28 results carry their kind (a call of that era says its version).
+        let meta = params.get("_meta").and_then(Value::as_object);
+        let typed = meta.is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META));
         if let Some(text) = answer {
-            let mut result = json!({"content": [{"type": "text", "text": text}], "isError": true});
-            // 2026-07-28 results carry their kind (a call of that era says its version).
-            let meta = params.get("_meta").and_then(Value::as_object);
-            if meta.is_some_and(|meta| meta.contains_key(PROTOCOL_VERSION_META)) {
-                result["resultType"] = json!("complete");
-            }
-            return Actions::send(
-                Side::Client,
-                &json!({"jsonrpc": "2.0", "id": id, "result": result}),
-            );
+            return Actions::send(Side::Client, &tool_error(&id, &text, typed));
         }
         if tool.as_ref().is_some_and(|t| t.output.is_some()) {
             let pending = Pending::Call {
                 tool: name.to_string(),
                 id: id.clone(),
                 forwarded: Instant::now(),
+                typed,
             };
             self.pending.insert(id_key(&id), pending);
         }
@@ -802,6 +919,10 @@ impl Guard {
             return Actions::forward();
         };
         let Some(pending) = self.pending.remove(&id_key(&id)) else {
+            // The answer to a listing of the guard's own that it gave up on is its own.
+            if id.as_str().is_some_and(|id| id.starts_with(OWN_ID_PREFIX)) {
+                return Actions::none();
+            }
             return Actions::forward();
         };
         let result = members.get("result").and_then(|r| value(r));
@@ -811,8 +932,17 @@ impl Guard {
                 tool,
                 id,
                 forwarded,
+                typed,
             } => match result {
-                Some(result) => self.on_call_result(&tool, &id, &result, started, forwarded),
+                Some(result) => {
+                    let call = Forwarded {
+                        tool: &tool,
+                        id: &id,
+                        forwarded,
+                        typed,
+                    };
+                    self.on_call_result(call, &result, started)
+                }
                 None => Actions::forward(),
             },
         }
@@ -834,6 +964,8 @@ impl Guard {
                 return Actions::forward();
             };
             self.own_listings.remove(&number);
+            // The next call asks again.
+            self.asked = None;
             let why = members.get("error").map_or_else(
                 || "the server's answer has no tools array".to_string(),
                 |e| format!("the server answered {}", e.get()),
@@ -931,15 +1063,9 @@ impl Guard {
         Actions::of(actions)
     }
 
-    fn on_call_result(
-        &mut self,
-        tool: &str,
-        id: &Value,
-        result: &Value,
-        started: Instant,
-        forwarded: Instant,
-    ) -> Actions {
-        let call_time = Some(forwarded.elapsed());
+    fn on_call_result(&mut self, call: Forwarded<'_>, result: &Value, started: Instant) -> Actions {
+        let Forwarded { tool, id, .. } = call;
+        let call_time = Some(call.forwarded.elapsed());
         let Some(Ok(schema)) = self.tools.get(tool).and_then(|t| t.output.clone()) else {
             return Actions::forward();
         };
@@ -980,7 +1106,7 @@ impl Guard {
             return Actions::forward();
         }
         let verdict = match self.options.bad_output {
-            BadOutput::Fail => Verdict::Failed,
+            BadOutput::Fail | BadOutput::Error => Verdict::Failed,
             BadOutput::Warn => Verdict::Warned,
         };
         self.decide(
@@ -995,6 +1121,10 @@ impl Guard {
         match self.options.bad_output {
             BadOutput::Warn => Actions::forward(),
             BadOutput::Fail => {
+                let text = format!("invalid output from tool {tool:?}:\n{}", plain.join("\n"));
+                Actions::send(Side::Client, &tool_error(id, &text, call.typed))
+            }
+            BadOutput::Error => {
                 let message = format!(
                     "tool {tool:?} returned structured content that its outputSchema rejects: {}",
                     plain.join("; ")
@@ -1003,6 +1133,30 @@ impl Guard {
                 answer["error"]["data"] = json!({"tool": tool, "errors": plain});
                 Actions::send(Side::Client, &answer)
             }
+        }
+    }
+
+    /// The verdict, errors and answer for a call to `name`, which the table lacks;
+    /// `current` when the table is the server's latest complete listing.
+    fn unlisted(&self, name: &str, current: bool) -> (Verdict, Vec<String>, Option<String>) {
+        let (problem, text) = match current {
+            true => (
+                "the server does not list this tool",
+                format!("unknown tool {name:?}: the server does not list it"),
+            ),
+            false => (
+                "the server's tools could not be listed",
+                format!(
+                    "tool {name:?} cannot be called now: the server's tools could not be \
+                     listed, so the call cannot be checked"
+                ),
+            ),
+        };
+        match self.options.unlisted {
+            // Without a listing of its own and without a table, the guard cannot know.
+            _ if !current && !self.options.lists_tools => (Verdict::Unguarded, Vec::new(), None),
+            Unlisted::Forward => (Verdict::Unguarded, vec![problem.to_string()], None),
+            Unlisted::Answer => (Verdict::Unlisted, vec![problem.to_string()], Some(text)),
         }
     }
 
@@ -1138,6 +1292,16 @@ fn own_meta(params: &Map<String, Value>) -> Map<String, Value> {
         .filter(|(key, _)| key.starts_with(PROTOCOL_META_PREFIX))
         .map(|(key, value)| (key.clone(), value.clone()))
         .collect()
+}
+
+/// A response with a tool error: a result with `isError` whose one text content the
+/// model reads; `typed` for a 2026-07-28 call, whose results say their kind.
+fn tool_error(id: &Value, text: &str, typed: bool) -> Value {
+    let mut result = json!({"content": [{"type": "text", "text": text}], "isError": true});
+    if typed {
+        result["resultType"] = json!("complete");
+    }
+    json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
 /// A JSON-RPC error response.

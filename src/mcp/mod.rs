@@ -44,7 +44,8 @@ mod tools;
 pub use cache::SchemaCache;
 pub use fallback::text_fallback;
 pub use guard::{
-    Action, Actions, BadOutput, BadSchema, Check, Decision, Guard, GuardOptions, Side, Verdict,
+    Action, Actions, BadOutput, BadSchema, Check, Decision, Guard, GuardOptions, Side, Unlisted,
+    Verdict,
 };
 pub use tools::{check_tools_list, ToolReport};
 

@@ -292,11 +292,31 @@ fn the_http_proxy_keeps_one_connection_to_the_server_for_calls_in_turn() {
     );
 }
 
+/// A result that breaks its output schema becomes a tool error the model reads (the
+/// default), a JSON-RPC error (`error`), or passes with a report (`warn`).
 #[test]
 fn a_result_that_breaks_the_output_schema_fails_or_is_passed_with_a_warning() {
     let dir = scratch("output");
     let server = weather_server(&dir.join("record"), r#"{"temp":"warm"}"#);
     let mut proxy = Proxy::start(&[], &server);
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let failed = proxy.ask(call(2, json!({"city": "Oslo"})));
+    let text =
+        "invalid output from tool \"get_weather\":\n/temp: expected number, got string \"warm\"";
+    let expected = json!({"content": [{"type": "text", "text": text}], "isError": true});
+    assert_eq!(
+        failed,
+        json!({"jsonrpc": "2.0", "id": 2, "result": expected})
+    );
+    let (code, stderr) = proxy.finish();
+    assert_eq!(code, 0);
+    assert!(
+        stderr
+            .contains("tool \"get_weather\": output failed: /temp: expected number, got string\n"),
+        "masked on standard error: {stderr}"
+    );
+
+    let mut proxy = Proxy::start(&["--on-bad-output", "error"], &server);
     proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
     let failed = proxy.ask(call(2, json!({"city": "Oslo"})));
     assert_eq!(failed["error"]["code"], -32603);
@@ -316,6 +336,90 @@ fn a_result_that_breaks_the_output_schema_fails_or_is_passed_with_a_warning() {
             .contains("tool \"get_weather\": output warned: /temp: expected number, got string\n"),
         "{stderr}"
     );
+}
+
+/// A call to a tool the server does not list: the proxy lists once more, then answers
+/// it as unknown (the server never sees it), or forwards it with `--unlisted forward`.
+#[test]
+fn a_call_to_an_unlisted_tool_is_answered_or_forwarded() {
+    let dir = scratch("unlisted");
+    let record = dir.join("record");
+    let server = weather_server(&record, r#"{"temp":1}"#);
+    let mut proxy = Proxy::start(&[], &server);
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let unknown = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "delete_everything", "arguments": {}}});
+    let answer = proxy.ask(unknown.clone());
+    assert_eq!(answer["id"], 2);
+    assert_eq!(answer["result"]["isError"], true);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "unknown tool \"delete_everything\": the server does not list it"
+    );
+    let (_, stderr) = proxy.finish();
+    assert!(
+        stderr.contains(
+            "tool \"delete_everything\": arguments unlisted: the server does not list this tool"
+        ),
+        "{stderr}"
+    );
+    let seen = std::fs::read_to_string(&record).unwrap();
+    let methods: Vec<String> = (seen.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["method"].to_string())
+        .collect();
+    assert_eq!(
+        methods,
+        ["\"tools/list\"", "\"tools/list\""],
+        "listed again, never called"
+    );
+
+    let mut proxy = Proxy::start(&["--unlisted", "forward"], &server);
+    proxy.ask(json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let answer = proxy.ask(unknown);
+    assert_eq!(answer["id"], 2);
+    assert!(answer["result"].get("isError").is_none(), "{answer}");
+    let (_, stderr) = proxy.finish();
+    assert!(
+        stderr.contains(
+            "tool \"delete_everything\": arguments unguarded: the server does not list this tool"
+        ),
+        "{stderr}"
+    );
+}
+
+/// A server that never answers tools/list: a call waits no longer than the list
+/// timeout and is answered; nothing reaches the server but the listings.
+#[test]
+fn a_server_that_never_lists_its_tools_leaves_calls_answered() {
+    let dir = scratch("silent");
+    let record = dir.join("record");
+    let script = format!(
+        "while IFS= read -r line; do printf '%s\\n' \"$line\" >> '{}'; done",
+        record.display()
+    );
+    let server = ["sh".to_string(), "-c".into(), script];
+    let mut proxy = Proxy::start(&["--list-timeout", "0.5"], &server);
+    let started = Instant::now();
+    let answer = proxy.ask(call(1, json!({"city": "Oslo"})));
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(answer["id"], 1);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "tool \"get_weather\" cannot be called now: the server's tools could not be listed, \
+         so the call cannot be checked"
+    );
+    // The next call lists again, and is answered the same.
+    assert_eq!(proxy.ask(call(2, json!({"city": "Oslo"})))["id"], 2);
+    let (_, stderr) = proxy.finish();
+    assert!(
+        stderr.contains("tools/list unguarded: the server did not answer the proxy's tools/list within 0.5 s (--list-timeout)"),
+        "{stderr}"
+    );
+    let seen = std::fs::read_to_string(&record).unwrap();
+    let methods: Vec<String> = (seen.lines())
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["method"].to_string())
+        .collect();
+    assert_eq!(methods, ["\"tools/list\"", "\"tools/list\""]);
 }
 
 #[test]
@@ -386,7 +490,16 @@ fn the_http_proxy_answers_what_it_cannot_pass() {
     assert_eq!(status, 200, "the guard's own answer: {body}");
     let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
     assert_eq!(answer["error"]["code"], -32600);
+    // A call cannot even be checked: the proxy's own listing failed.
     let (status, body) = proxy.post(call(1, json!({"city": "Oslo"})).to_string().as_bytes());
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).expect("a tool error");
+    let text = answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("cannot be called now"), "{body}");
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    let (status, body) = proxy.post(ping.to_string().as_bytes());
     assert_eq!(status, 502, "{body}");
     let answer: Value = serde_json::from_str(&body).expect("a JSON-RPC error");
     let message = answer["error"]["message"].as_str().unwrap_or_default();
@@ -552,4 +665,84 @@ fn a_listener_beyond_loopback_needs_allow_host() {
         "{stderr}"
     );
     assert!(stderr.contains("--allow-host"), "{stderr}");
+}
+
+/// A Streamable HTTP server that closes a call's event stream after its first event (an
+/// id to resume from, no data), as a server that wants to be polled does, and delivers
+/// the call's result, whose structured content breaks the output schema, on the GET
+/// stream the client resumes with `Last-Event-ID`; its one session is `s1`. Returns its
+/// URL.
+fn polling_server() -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("a port");
+    let url = format!("http://{}/mcp", listener.local_addr().expect("its address"));
+    let tools = json!({"tools": [{"name": "get_weather", "inputSchema": {"type": "object"},
+        "outputSchema": {"type": "object", "properties": {"temp": {"type": "number"}}}}]});
+    let call_id = std::sync::Arc::new(std::sync::Mutex::new(Value::Null));
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let mut reader = BufReader::new(stream);
+            let (mut head, mut length) = (String::new(), 0);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                    break;
+                }
+                if line.trim_end().is_empty() {
+                    break;
+                }
+                if let Some((name, value)) = line.split_once(':') {
+                    if name.eq_ignore_ascii_case("content-length") {
+                        length = value.trim().parse().unwrap_or(0);
+                    }
+                }
+                head.push_str(&line);
+            }
+            let mut body = vec![0; length];
+            let _ = std::io::Read::read_exact(&mut reader, &mut body);
+            let message: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+            let (kind, answer) = if head.starts_with("GET") {
+                let id = call_id.lock().unwrap().clone();
+                let result = json!({"jsonrpc": "2.0", "id": id,
+                    "result": {"content": [], "structuredContent": {"temp": "warm"}}});
+                ("text/event-stream", format!("id: 2\ndata: {result}\n\n"))
+            } else if message["method"] == "tools/call" {
+                *call_id.lock().unwrap() = message["id"].clone();
+                ("text/event-stream", "id: 1\ndata: \n\n".to_string())
+            } else {
+                let result = json!({"jsonrpc": "2.0", "id": message["id"], "result": tools});
+                ("application/json", result.to_string())
+            };
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: {kind}\r\nmcp-session-id: s1\r\n\
+                 connection: close\r\n\r\n{answer}"
+            );
+            let _ = reader.get_mut().write_all(response.as_bytes());
+        }
+    });
+    url
+}
+
+/// A result that comes on a resumed stream is checked like any other: the server closed
+/// the call's stream early, the client resumed it with a GET, and the bad result on it
+/// is replaced by the tool error.
+#[test]
+fn a_result_on_a_resumed_stream_is_checked() {
+    let upstream = polling_server();
+    let proxy = HttpProxy::start(&[], &upstream, std::io::sink());
+    let session = "mcp-session-id: s1\r\n";
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    assert_eq!(proxy.post_with(session, list.to_string().as_bytes()).0, 200);
+    let call = call(2, json!({"city": "Oslo"})).to_string();
+    let (status, body) = proxy.post_with(session, call.as_bytes());
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("id: 1"), "the event to resume from: {body}");
+    let headers = format!("host: {}\r\n{session}last-event-id: 1\r\n", proxy.address);
+    let (status, body) = proxy.request("GET", &headers, b"");
+    assert_eq!(status, 200, "{body}");
+    assert!(
+        body.contains(r#"invalid output from tool \"get_weather\":\n/temp: expected number, got string \"warm\""#),
+        "{body}"
+    );
+    assert!(!body.contains(r#""structuredContent""#), "{body}");
 }

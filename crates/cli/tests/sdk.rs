@@ -400,7 +400,11 @@ fn http_calls_before_any_listing_python_server() {
         "{good}"
     );
     let bad_output = call(3, json!({"city": "Nowhere"}));
-    assert_eq!(bad_output["error"]["code"], -32603, "{bad_output}");
+    assert_eq!(bad_output["result"]["isError"], true, "{bad_output}");
+    assert_eq!(
+        bad_output["result"]["resultType"], "complete",
+        "{bad_output}"
+    );
     let received: Vec<Value> = (lines(&case.record).into_iter())
         .map(|r| r["arguments"].clone())
         .collect();
@@ -490,12 +494,23 @@ fn check(server: Sdk, client: Sdk, report: &str, record: &Path, log: &Path) {
         hidden.starts_with("tool \"broken\" is not available: its inputSchema does not compile"),
         "{hidden}"
     );
+    // A bad output reaches the client as a tool error the model reads, which neither
+    // SDK's client turns into an exception (its own output check skips error results).
     let failed = &report["bad-output"];
-    assert_eq!(failed["error"], -32603, "{failed}");
-    let message = failed["message"].as_str().unwrap_or_default();
+    assert_eq!(failed["isError"], true, "{failed}");
+    let text = failed["text"][0].as_str().unwrap_or_default();
     assert!(
-        message.contains("tool \"get_weather\" returned structured content that its outputSchema rejects: /city: expected string, got integer 0;"),
-        "{message}"
+        text.starts_with(
+            "invalid output from tool \"get_weather\":\n/city: expected string, got integer 0\n"
+        ),
+        "{text}"
+    );
+    assert_eq!(failed["structured"], Value::Null, "{failed}");
+    // A tool the server never listed: answered as the SDKs answer an unknown tool.
+    assert_eq!(
+        report["unlisted"],
+        json!({"isError": true, "structured": null,
+               "text": ["unknown tool \"no_such_tool\": the server does not list it"]}),
     );
     // The server received the valid calls and the one whose result it got wrong, in order,
     // as sent; never an invalid one.
@@ -535,6 +550,7 @@ fn check(server: Sdk, client: Sdk, report: &str, record: &Path, log: &Path) {
         "broken arguments hidden",
         "get_weather output failed",
         "get_weather output passed",
+        "no_such_tool arguments unlisted",
     ] {
         assert!(
             decisions.iter().any(|d| d == expected),

@@ -19,10 +19,12 @@
 //! than its answer are dropped (reported on standard error).
 //!
 //! A POSTed request whose answer cannot come through the proxy (the server is not there,
-//! answers with an error status, or its stream ends or loses its client first) is
-//! forgotten by the guard as if cancelled, so that abandoned requests do not pile up in
-//! a long session; a result the server sends later on a resumed stream then passes
-//! without its output check (its arguments were checked).
+//! answers with an error status, or its stream ends or loses its client first without
+//! having given an event id to resume from) is forgotten by the guard as if cancelled,
+//! so that abandoned requests do not pile up in a long session. A stream with event ids
+//! can be resumed (a GET with `Last-Event-ID`, as a client does when the server closes a
+//! POST's stream early to be polled): its requests stay tracked, and a result that comes
+//! on the resumed stream is checked like any other.
 //!
 //! The proxy runs until it is killed; plain HTTP/1.1 both ways (the proxy sits beside
 //! the server, and beside the client or behind the TLS front that serves it). Two threads
@@ -309,8 +311,10 @@ impl Proxy {
 
     /// Sends the guard's own request `message` (a `tools/list`, and the further pages it
     /// asks for) with the headers of the client's request that prompted it, and gives
-    /// the guard the answers, within the list timeout.
+    /// the guard the answers, within the list timeout; a listing that did not end by
+    /// then (no answer, a failure, a response without it) is given up.
     async fn own(&self, guard: &Mutex<Guard>, headers: &HeaderMap, message: String) {
+        let first = message.clone();
         let exchange = async {
             let mut queue = vec![message];
             while let Some(message) = queue.pop() {
@@ -346,11 +350,16 @@ impl Proxy {
             }
             Ok::<(), String>(())
         };
-        match tokio::time::timeout(self.list_timeout, exchange).await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tell!("mcp-jsonschema proxy: the proxy's own tools/list failed: {e}"),
-            Err(_) => tell!("mcp-jsonschema proxy: the server did not answer tools/list in time"),
-        }
+        let why = match tokio::time::timeout(self.list_timeout, exchange).await {
+            Ok(Ok(())) => "the server's response to the proxy's tools/list held no answer".into(),
+            Ok(Err(e)) => format!("the proxy's own tools/list failed: {e}"),
+            Err(_) => super::no_listing_in_time(self.list_timeout),
+        };
+        // Nothing when the listing is over.
+        let _ = decide(guard, &self.report, |g| {
+            g.abandon_listing(&first, &why);
+            Vec::new()
+        });
     }
 
     /// Sends the client's request upstream as it came.
@@ -380,8 +389,8 @@ impl Proxy {
         if is_stream(&parts.headers) {
             let (sender, receiver) = mpsc::channel(STREAM_BUFFER);
             tokio::spawn(async move {
-                self.stream(body, &guard, &headers, sender).await;
-                if request.method == Method::POST {
+                let resumable = self.stream(body, &guard, &headers, sender).await;
+                if request.method == Method::POST && !resumable {
                     self.forget(&guard, &sent);
                 }
             });
@@ -417,17 +426,23 @@ impl Proxy {
     }
 
     /// Relays an event stream to `sender`, each event's message through the guard,
-    /// until either side ends it.
+    /// until either side ends it: whether the client can resume it (an event gave an id
+    /// to resume from).
     async fn stream(
         &self,
         body: Incoming,
         guard: &Mutex<Guard>,
         headers: &HeaderMap,
         sender: mpsc::Sender<Bytes>,
-    ) {
+    ) -> bool {
         let mut events = Events::new(body);
+        let mut resumable = false;
         while let Some(event) = until_closed(&sender, events.next()).await {
-            let Ok(event) = event else { return };
+            let Ok(event) = event else { return resumable };
+            if let Some(id) = &event.id {
+                // An empty id resets the client's last event id (the SSE standard).
+                resumable = !id.is_empty();
+            }
             let texts = match &event.data {
                 None => vec![event.to_text(None)],
                 Some(data) => {
@@ -442,10 +457,12 @@ impl Proxy {
             };
             for text in texts {
                 if sender.send(Bytes::from(text)).await.is_err() {
-                    return; // The client is gone; dropping the body ends the upstream's.
+                    // The client is gone; dropping the body ends the upstream's.
+                    return resumable;
                 }
             }
         }
+        resumable
     }
 
     /// Where the guard sends a server message.

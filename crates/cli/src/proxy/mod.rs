@@ -13,7 +13,7 @@ mod stdio;
 use crate::{Failure, Outcome};
 use clap::ValueEnum;
 use mcp_jsonschema::mcp::{
-    Action, BadOutput, BadSchema, Check, Decision, Guard, GuardOptions, Verdict,
+    Action, BadOutput, BadSchema, Check, Decision, Guard, GuardOptions, Unlisted, Verdict,
 };
 use serde_json::json;
 use std::fs::File;
@@ -61,10 +61,16 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = OnBadSchema::Hide)]
     on_bad_schema: OnBadSchema,
     /// What to do with a result whose structuredContent breaks the tool's outputSchema:
-    /// answer the client with a JSON-RPC error naming each problem (fail), or pass it and
-    /// report it on standard error (warn).
+    /// replace it with a tool error (`isError: true`) naming each problem, which the model
+    /// reads, as the SDKs' servers do (fail); answer with a JSON-RPC error instead
+    /// (error); or pass it and report it on standard error (warn).
     #[arg(long, value_enum, default_value_t = OnBadOutput::Fail)]
     on_bad_output: OnBadOutput,
+    /// What to do with a call to a tool the server does not list (the proxy lists the
+    /// tools once more first): answer it as the SDKs answer an unknown tool, a tool error
+    /// (answer); or pass it on unchecked, reported on standard error (forward).
+    #[arg(long, value_enum, default_value_t = OnUnlisted::Answer)]
+    unlisted: OnUnlisted,
     /// Append one JSON line per decision (tool, verdict, errors, latency) to this file.
     #[arg(long, value_name = "FILE")]
     log: Option<String>,
@@ -73,8 +79,10 @@ pub(crate) struct Args {
     #[arg(long)]
     log_unmasked: bool,
     /// How long a call waits for the proxy's own tools/list (sent when a call arrives
-    /// before the client listed the tools, or after the server said they changed), in
-    /// seconds; past it the call is decided with the tools the proxy has.
+    /// before the client listed the tools, after the server said they changed, or for a
+    /// tool not in the list), in seconds; past it the listing is given up and the call
+    /// decided with the tools the proxy has (one it has not got is answered with an
+    /// error); the next call lists again.
     #[arg(long, value_name = "SECS", default_value_t = 10.0)]
     list_timeout: f64,
     /// The largest message accepted from the client, in bytes; a larger one is answered
@@ -92,7 +100,14 @@ enum OnBadSchema {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum OnBadOutput {
     Fail,
+    Error,
     Warn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum OnUnlisted {
+    Answer,
+    Forward,
 }
 
 impl Args {
@@ -104,7 +119,12 @@ impl Args {
             })
             .with_bad_output(match self.on_bad_output {
                 OnBadOutput::Fail => BadOutput::Fail,
+                OnBadOutput::Error => BadOutput::Error,
                 OnBadOutput::Warn => BadOutput::Warn,
+            })
+            .with_unlisted(match self.unlisted {
+                OnUnlisted::Answer => Unlisted::Answer,
+                OnUnlisted::Forward => Unlisted::Forward,
             })
             .with_masked_decisions(!self.log_unmasked)
     }
@@ -210,6 +230,14 @@ fn log_line(decision: &Decision) -> serde_json::Value {
         line.as_object_mut().map(|o| o.remove("tool"));
     }
     line
+}
+
+/// Why the guard's own listing was given up after `timeout`.
+fn no_listing_in_time(timeout: Duration) -> String {
+    format!(
+        "the server did not answer the proxy's tools/list within {} s (--list-timeout)",
+        timeout.as_secs_f64()
+    )
 }
 
 /// The JSON-RPC error the proxy answers a client message it cannot pass with.

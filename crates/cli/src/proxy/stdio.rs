@@ -140,7 +140,7 @@ fn carry_out(shared: &Shared, from: Side, line: &str) -> std::io::Result<()> {
             Action::Send { to, message } => send(shared, to, message.as_bytes())?,
             Action::ListFirst { request } => {
                 send(shared, Side::Server, request.as_bytes())?;
-                await_listing(shared);
+                await_listing(shared, &request);
                 let actions = decide(shared, |guard| guard.handle_listed(line).collect());
                 for action in actions {
                     match action {
@@ -160,13 +160,19 @@ fn decide(shared: &Shared, step: impl FnOnce(&mut Guard) -> Vec<Action>) -> Vec<
     super::decide(&shared.guard, &shared.report, step)
 }
 
-/// Waits until the guard's own listing is over, or the list timeout passed.
-fn await_listing(shared: &Shared) {
+/// Waits until the guard's own listing (its first `request`) is over, or gives it up
+/// once the list timeout passed.
+fn await_listing(shared: &Shared, request: &str) {
     let deadline = Instant::now() + shared.list_timeout;
     let mut guard = lock(&shared.guard);
     while guard.is_listing() {
         let Some(left) = deadline.checked_duration_since(Instant::now()) else {
-            tell!("mcp-jsonschema proxy: the server did not answer tools/list in time");
+            drop(guard);
+            let why = super::no_listing_in_time(shared.list_timeout);
+            decide(shared, |guard| {
+                guard.abandon_listing(request, &why);
+                Vec::new()
+            });
             return;
         };
         guard = match shared.listed.wait_timeout(guard, left) {
