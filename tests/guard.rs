@@ -103,6 +103,15 @@ fn result(id: Value, result: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "result": result})
 }
 
+/// A guard that has no table yet, sent a valid call to `get_weather` (id 1).
+fn unlisted_with_call() -> (Guard, Wire) {
+    let mut guard = Guard::new();
+    let mut wire = Wire::default();
+    let first = call(json!(1), "get_weather", json!({"city": "Oslo"}));
+    wire.send(&mut guard, Side::Client, first);
+    (guard, wire)
+}
+
 /// A guard whose client has listed `tools()`.
 fn listed(options: GuardOptions) -> (Guard, Wire) {
     let mut guard = Guard::with_options(options);
@@ -569,13 +578,7 @@ fn without_a_listing_the_guard_lists_first_following_every_page() {
 
 #[test]
 fn a_call_during_the_guards_listing_waits_for_a_listing_too() {
-    let mut guard = Guard::new();
-    let mut wire = Wire::default();
-    wire.send(
-        &mut guard,
-        Side::Client,
-        call(json!(1), "get_weather", json!({"city": "Oslo"})),
-    );
+    let (mut guard, mut wire) = unlisted_with_call();
     wire.send(
         &mut guard,
         Side::Client,
@@ -684,13 +687,7 @@ fn an_unlisted_tool_is_forwarded_when_asked_and_recorded() {
 /// guard; the next call lists again.
 #[test]
 fn a_listing_given_up_leaves_unknown_calls_answered() {
-    let mut guard = Guard::new();
-    let mut wire = Wire::default();
-    wire.send(
-        &mut guard,
-        Side::Client,
-        call(json!(1), "get_weather", json!({"city": "Oslo"})),
-    );
+    let (mut guard, mut wire) = unlisted_with_call();
     let (request, _) = wire.list_first.last().cloned().unwrap();
     after_listing(&mut guard, &mut wire, None);
     assert!(wire.server.is_empty());

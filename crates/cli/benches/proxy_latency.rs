@@ -230,6 +230,8 @@ impl Drop for Pipes {
 
 /// An HTTP/1.1 client over one kept-alive connection to `/mcp`.
 struct Http {
+    /// The port it is connected to, which its `Host` names.
+    port: u16,
     stream: BufReader<TcpStream>,
     request: Vec<u8>,
     body: Vec<u8>,
@@ -241,6 +243,7 @@ impl Http {
         let stream = TcpStream::connect(("127.0.0.1", port)).expect("the server listens");
         stream.set_nodelay(true).expect("TCP_NODELAY");
         Http {
+            port,
             stream: BufReader::new(stream),
             request: Vec::new(),
             body: Vec::new(),
@@ -254,8 +257,9 @@ impl Client for Http {
         self.request.clear();
         write!(
             self.request,
-            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n\
+            "POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:{}\r\ncontent-type: application/json\r\n\
              accept: application/json, text/event-stream\r\ncontent-length: {}\r\n\r\n",
+            self.port,
             message.len()
         )
         .expect("a request in memory");

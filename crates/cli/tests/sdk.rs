@@ -6,8 +6,12 @@
 //! asserts what the client got back, what the server received, and that no invalid call
 //! reached it (`tests/sdk/`: the servers, the clients, the tools and the calls).
 //!
+//! Last, the official MCP conformance suite (`@modelcontextprotocol/conformance` from npm,
+//! its server scenarios) runs against a TypeScript SDK server, directly and through
+//! `proxy --listen`, and each scenario must end the same both ways.
+//!
 //! The SDKs are installed on first use into `target/tmp/sdk-env/` (a venv, and an npm
-//! prefix) and kept there. Where Python >= 3.10 with venv, or node >= 18 with npm, is
+//! prefix; the suite a prefix of its own) and kept there. Where Python >= 3.10 with venv, or node >= 18 with npm, is
 //! missing, the tests that need it print that they skipped and pass; the reasons are
 //! also written to `target/tmp/sdk-env/SKIPPED`, which `scripts/test.sh` prints.
 
@@ -15,6 +19,7 @@ mod common;
 
 use common::HttpProxy;
 use serde_json::{json, Value};
+use std::collections::BTreeMap;
 use std::io::Read;
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -142,7 +147,14 @@ fn node(dir: &Path) -> Result<PathBuf, String> {
         std::fs::write(&marker, "").expect("the npm prefix's marker");
     }
     // Node finds packages beside the importing script: the scripts run from the prefix.
-    for file in ["server.mjs", "client.mjs", "tools.json", "calls.json"] {
+    let files = [
+        "server.mjs",
+        "client.mjs",
+        "tools.json",
+        "calls.json",
+        "conformance-server.mjs",
+    ];
+    for file in files {
         std::fs::copy(sources().join(file), prefix.join(file)).expect("a script copied");
     }
     Ok(PathBuf::from("node"))
@@ -193,6 +205,14 @@ fn scratch(case: &str) -> PathBuf {
 
 /// Runs `command` to its end within [`RUN_LIMIT`]: its standard output.
 fn run(command: &mut Command, what: &str) -> String {
+    let (status, text, errors) = run_to_end(command, what);
+    assert!(status.success(), "{what}: {status}\n{text}\n{errors}");
+    text
+}
+
+/// Runs `command` to its end within [`RUN_LIMIT`]: its status, standard output and
+/// standard error.
+fn run_to_end(command: &mut Command, what: &str) -> (std::process::ExitStatus, String, String) {
     let mut child = command
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -223,8 +243,7 @@ fn run(command: &mut Command, what: &str) -> String {
     };
     let text = reading.join().expect("stdout read");
     let errors = reader.join().expect("stderr read");
-    assert!(status.success(), "{what}: {status}\n{text}\n{errors}");
-    text
+    (status, text, errors)
 }
 
 /// The proxy's command line, before the server's.
@@ -315,12 +334,19 @@ enum Answers {
 /// returns once it accepts connections.
 fn serve_http(server: &[String], answers: Answers, record: &Path, case: &str) -> (Running, u16) {
     let port = free_port();
+    let mut command = Command::new(&server[0]);
+    command
+        .args(&server[1..])
+        .args(["http", &port.to_string()])
+        .args((answers == Answers::Json).then_some("json"))
+        .env("MCP_RECORD", record);
+    (listening(&mut command, port, case), port)
+}
+
+/// Starts `command`, a server, and waits until it accepts connections on `port`.
+fn listening(command: &mut Command, port: u16, case: &str) -> Running {
     let running = Running(
-        Command::new(&server[0])
-            .args(&server[1..])
-            .args(["http", &port.to_string()])
-            .args((answers == Answers::Json).then_some("json"))
-            .env("MCP_RECORD", record)
+        command
             .stdin(Stdio::null())
             .spawn()
             .unwrap_or_else(|e| panic!("{case}: the server: {e}")),
@@ -333,7 +359,7 @@ fn serve_http(server: &[String], answers: Answers, record: &Path, case: &str) ->
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    (running, port)
+    running
 }
 
 /// The HTTP proxy in front of the server at `port`, logging to the case's log; what it
@@ -674,4 +700,196 @@ proxy_tests! {
     http_typescript_server_typescript_client: http(TypeScript, TypeScript, Sse);
     http_json_python_server_typescript_client: http(Python, TypeScript, Json);
     http_json_typescript_server_python_client: http(TypeScript, Python, Json);
+}
+
+// --- The official conformance suite, directly and through the proxy ----------------------
+
+/// The official MCP conformance suite, from npm.
+const CONFORMANCE: &str = "@modelcontextprotocol/conformance@0.2.0-alpha.12";
+/// What serves the suite's one `fs.globSync` import on Node < 22.
+const GLOB: &str = "glob@15.0.0";
+
+/// The suite's entry point, installed now if needed (into `target/tmp/sdk-env/conformance`)
+/// and, on Node 20 and 21, patched there to import `globSync` from `glob` (the only Node
+/// 22 API it uses); or why it is skipped.
+fn conformance_suite() -> Result<PathBuf, String> {
+    setup().node.as_ref().map_err(Clone::clone)?;
+    let version = output(Command::new("node").arg("--version"))?;
+    let major: u32 = (version.trim().trim_start_matches('v').split('.').next())
+        .and_then(|major| major.parse().ok())
+        .unwrap_or(0);
+    if major < 20 {
+        return Err(format!("node {} is older than 20", version.trim()));
+    }
+    let prefix = env_dir().join("conformance");
+    let marker = prefix.join(format!(".installed-{}", CONFORMANCE.replace('/', "+")));
+    if !marker.exists() {
+        std::fs::create_dir_all(&prefix).expect("the suite's npm prefix");
+        let install = output(
+            Command::new("npm")
+                .args(["install", "--no-audit", "--no-fund", "--loglevel=error"])
+                .arg("--prefix")
+                .arg(&prefix)
+                .args([CONFORMANCE, GLOB]),
+        );
+        if let Err(e) = install {
+            panic!("installing {CONFORMANCE} failed: {e}");
+        }
+        std::fs::write(&marker, "").expect("the suite's marker");
+    }
+    let entry = prefix.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    if major < 22 {
+        let code = std::fs::read_to_string(&entry).expect("the suite's dist/index.js");
+        if let Some(patched) = serve_glob_sync(&code)? {
+            std::fs::write(&entry, patched).expect("the suite patched");
+        }
+    }
+    Ok(entry)
+}
+
+/// `code` (the suite's bundle) with its `globSync` taken from `glob` rather than `fs`:
+/// `None` when it already is.
+fn serve_glob_sync(code: &str) -> Result<Option<String>, String> {
+    if code.contains(r#"}from"glob";"#) {
+        return Ok(None);
+    }
+    let unknown = || "the suite no longer imports globSync from fs as this test knows".to_string();
+    let at = code.find("globSync as ").ok_or_else(unknown)?;
+    let end = at + code[at..].find(r#"}from"fs";"#).ok_or_else(unknown)?;
+    let name: String = (code[at + "globSync as ".len()..].chars())
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '_' | '$'))
+        .collect();
+    let specifier = format!("globSync as {name}");
+    let import = &code[..end];
+    let start = import.rfind("import{").ok_or_else(unknown)?;
+    let list = &import[start + "import{".len()..];
+    let kept: Vec<&str> = list.split(',').filter(|s| *s != specifier).collect();
+    let statement_end = end + r#"}from"fs";"#.len();
+    Ok(Some(format!(
+        r#"{}import{{{}}}from"fs";import{{globSync as {name}}}from"glob";{}"#,
+        &code[..start],
+        kept.join(","),
+        &code[statement_end..]
+    )))
+}
+
+/// The string members `first` and `second` of `object`, as `first second`.
+fn two(object: &Value, first: &str, second: &str) -> String {
+    let member = |name: &str| object[name].as_str().unwrap_or("?").to_string();
+    format!("{} {}", member(first), member(second))
+}
+
+/// One run of the suite's server scenarios (the active suite) against `url`: each
+/// scenario's checks as `id status`, by scenario, and the summary's total line.
+fn conformance_run(suite: &Path, url: &str, out: &Path) -> (BTreeMap<String, Vec<String>>, String) {
+    let what = format!("the conformance suite against {url}");
+    let mut command = Command::new("node");
+    command
+        .arg(suite)
+        .args(["server", "--url", url, "-o"])
+        .arg(out);
+    let (status, stdout, stderr) = run_to_end(&mut command, &what);
+    let total = (stdout.lines())
+        .find(|line| line.starts_with("Total: "))
+        .unwrap_or_else(|| panic!("{what}: {status}, no total\n{stdout}\n{stderr}"))
+        .to_string();
+    let mut scenarios = BTreeMap::new();
+    for entry in std::fs::read_dir(out).expect("the suite's results") {
+        let dir = entry.expect("a result").path();
+        let name = dir.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+        // server-<scenario>-<time>, the time as 2026-12-07T06-53-44-434Z.
+        let scenario = name.strip_prefix("server-").unwrap_or(name);
+        let time = "-2026-12-07T06-53-44-434Z".len();
+        let scenario = match scenario.len() > time && scenario.ends_with('Z') {
+            true => &scenario[..scenario.len() - time],
+            false => scenario,
+        };
+        let checks: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("checks.json")).expect("checks.json"))
+                .expect("checks.json is JSON");
+        let checks = (checks.as_array().expect("an array of checks").iter())
+            .map(|check| two(check, "id", "status"))
+            .collect();
+        scenarios.insert(scenario.to_string(), checks);
+    }
+    (scenarios, total)
+}
+
+/// The official conformance suite's server scenarios against a real TypeScript SDK server
+/// (`tests/sdk/conformance-server.mjs`, the project's own fixture for the suite's
+/// scenarios) directly and through `proxy --listen`: every scenario must end the same,
+/// check by check, DNS-rebinding protection included; the server's own run passes all.
+#[test]
+fn the_conformance_suite_passes_through_the_proxy_as_directly() {
+    let suite = match conformance_suite() {
+        Ok(suite) => suite,
+        Err(why) => {
+            let line = format!("SKIPPED the conformance suite through the proxy: {why}");
+            println!("{line}");
+            let file = env_dir().join("SKIPPED");
+            let known = std::fs::read_to_string(&file).unwrap_or_default();
+            let _ = std::fs::write(&file, format!("{known}{line}\n"));
+            return;
+        }
+    };
+    let dir = scratch("conformance");
+    let port = free_port();
+    let server = env_dir().join("node/conformance-server.mjs");
+    let mut command = Command::new("node");
+    command
+        .arg(&server)
+        .arg(port.to_string())
+        .stdout(Stdio::null());
+    let _server = listening(&mut command, port, "the conformance server");
+    let log = dir.join("log.jsonl");
+    let stderr = std::fs::File::create(dir.join("proxy.stderr")).expect("a scratch file");
+    let upstream = format!("http://127.0.0.1:{port}/mcp");
+    let proxy = HttpProxy::start(&["--log", &path(&log)], &upstream, stderr);
+    // The suite checks DNS-rebinding protection on a localhost URL only.
+    let localhost = |address: &str| {
+        let port = address.rsplit(':').next().expect("a port");
+        format!("http://localhost:{port}/mcp")
+    };
+    let (direct, direct_total) = conformance_run(
+        &suite,
+        &localhost(&format!("127.0.0.1:{port}")),
+        &dir.join("direct"),
+    );
+    let (proxied, proxied_total) =
+        conformance_run(&suite, &localhost(&proxy.address), &dir.join("proxied"));
+    println!("directly:          {direct_total}\nthrough the proxy: {proxied_total}");
+    assert!(
+        direct.len() >= 31,
+        "the active suite's scenarios: {direct:?}"
+    );
+    assert!(
+        direct_total.ends_with(" 0 failed"),
+        "the fixture passes the suite directly: {direct_total}\n{direct:#?}"
+    );
+    for (scenario, checks) in &direct {
+        assert_eq!(
+            proxied.get(scenario),
+            Some(checks),
+            "{scenario}: directly, then through the proxy"
+        );
+    }
+    assert_eq!(direct.len(), proxied.len());
+    assert_eq!(direct_total, proxied_total);
+    let rebinding = &proxied["dns-rebinding-protection"];
+    assert!(
+        rebinding
+            .iter()
+            .any(|c| c == "localhost-host-rebinding-rejected SUCCESS"),
+        "{rebinding:?}"
+    );
+    // The proxy checked calls both ways on the way, not only passed them.
+    let decisions: Vec<String> = (lines(&log).iter())
+        .map(|decision| two(decision, "check", "verdict"))
+        .collect();
+    for expected in ["arguments passed", "output passed"] {
+        assert!(
+            decisions.iter().any(|d| d == expected),
+            "{expected} in {decisions:?}"
+        );
+    }
 }

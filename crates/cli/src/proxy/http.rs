@@ -332,7 +332,8 @@ impl Proxy {
                 if is_stream(response.headers()) {
                     let mut events = Events::new(response.into_body());
                     while let Some(event) = events.next().await {
-                        if let Some(data) = event?.data {
+                        // A priming event (an id to resume from, no message) is no message.
+                        if let Some(data) = event?.data.filter(|data| !data.trim().is_empty()) {
                             each(&data);
                         }
                     }
