@@ -3,63 +3,123 @@
 //! Every cross-reference inside a compiled program is a `u32` newtype rather than a
 //! `usize` or a pointer: ids keep nodes small (a `Node` stays within 16 bytes), make
 //! cycles (recursive `$ref`s) plain data instead of `Arc`/`Weak` webs, and make it
-//! impossible to index one table with another table's id by accident. A bad id can only
+//! impossible to index one table with another table's id by accident: an [`Id<T>`]
+//! indexes only a `Vec<T>`, and every side table holds a type of its own (a
+//! [`NodeId`] indexes the per-node tables, one entry per node each). A bad id can only
 //! panic on a bounds check; it can never cause undefined behaviour.
 
+use crate::regex::Pattern;
+use serde_json::{Number, Value};
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 use std::ops::Index;
 
-/// Declares a `u32` id newtype with a checked constructor and an `Index` impl for its table.
-macro_rules! id_type {
-    ($(#[$doc:meta])* $name:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
-        #[repr(transparent)]
-        pub(crate) struct $name(u32);
+/// A node of the program's arena, and its entry in each per-node table (the arena, the
+/// locations, the admitted types): the one id that indexes several tables, all of them
+/// one entry per node.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug, Default)]
+#[repr(transparent)]
+pub(crate) struct NodeId(u32);
 
-        impl $name {
-            /// The id of the element at `index`, or `None` past `u32::MAX` elements.
-            #[inline]
-            pub(crate) fn new(index: usize) -> Option<Self> {
-                u32::try_from(index).ok().map(Self)
-            }
+impl NodeId {
+    /// The id of the node at `index`, or `None` past `u32::MAX` nodes.
+    #[inline]
+    pub(crate) fn new(index: usize) -> Option<Self> {
+        u32::try_from(index).ok().map(Self)
+    }
 
-            /// The position this id names in its table.
-            #[inline]
-            pub(crate) fn index(self) -> usize {
-                self.0 as usize
-            }
-        }
-    };
+    /// The position this id names in the per-node tables.
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        self.0 as usize
+    }
 }
 
-id_type!(
-    /// A node of the program's arena.
-    NodeId
-);
-id_type!(
-    /// A compiled regular expression.
-    RegexId
-);
-id_type!(
-    /// A JSON value kept for `const` / `enum`.
-    ValueId
-);
-id_type!(
-    /// A string kept for `required`, `dependentRequired`, property names and anchors.
-    StrId
-);
-id_type!(
-    /// A number kept for the numeric bounds.
-    NumId
-);
-id_type!(
-    /// An entry of one of the keyword side tables (properties, items, dependencies, ...).
-    TableId
-);
-id_type!(
-    /// A schema resource that defines dynamic anchors, pushed on the dynamic scope.
-    ScopeId
-);
+impl<T> Index<NodeId> for Vec<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, id: NodeId) -> &T {
+        &self[id.index()]
+    }
+}
+
+/// An entry of the program's table of `T`s: a `u32` that indexes a `Vec<T>` and no other
+/// table, so that a `properties` id cannot be read as an `items` one.
+#[repr(transparent)]
+pub(crate) struct Id<T> {
+    index: u32,
+    table: PhantomData<fn() -> T>,
+}
+
+impl<T> Id<T> {
+    /// The id of the entry at `index`, or `None` past `u32::MAX` entries.
+    #[inline]
+    pub(crate) fn new(index: usize) -> Option<Self> {
+        let index = u32::try_from(index).ok()?;
+        Some(Id {
+            index,
+            table: PhantomData,
+        })
+    }
+
+    /// The position this id names in its table.
+    #[inline]
+    pub(crate) fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+// By hand rather than derived: a derive would ask the same of `T`, which an id never holds.
+impl<T> Clone for Id<T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for Id<T> {}
+
+impl<T> PartialEq for Id<T> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        self.index == other.index
+    }
+}
+
+impl<T> Eq for Id<T> {}
+
+impl<T> Hash for Id<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.index.hash(state);
+    }
+}
+
+impl<T> fmt::Debug for Id<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Id({})", self.index)
+    }
+}
+
+impl<T> Index<Id<T>> for Vec<T> {
+    type Output = T;
+    #[inline]
+    fn index(&self, id: Id<T>) -> &T {
+        &self[id.index()]
+    }
+}
+
+/// A compiled regular expression.
+pub(crate) type RegexId = Id<Pattern>;
+/// A JSON value kept for `const` / `enum`.
+pub(crate) type ValueId = Id<Value>;
+/// A string kept for `required`, `dependentRequired`, property names and anchors.
+pub(crate) type StrId = Id<Box<str>>;
+/// A number kept for the numeric bounds.
+pub(crate) type NumId = Id<Number>;
+/// A schema resource that defines dynamic anchors, pushed on the dynamic scope: its span
+/// of anchors.
+pub(crate) type ScopeId = Id<Span>;
 
 /// A contiguous run of entries in one of the program's side tables.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -87,20 +147,6 @@ impl<T> Index<Span> for Vec<T> {
     }
 }
 
-/// Implements `Index<$id>` for `Vec<$elem>` so tables are indexed by their own id type.
-macro_rules! index_by {
-    ($($id:ident),*) => {$(
-        impl<T> Index<$id> for Vec<T> {
-            type Output = T;
-            #[inline]
-            fn index(&self, id: $id) -> &T {
-                &self[id.index()]
-            }
-        }
-    )*};
-}
-index_by!(NodeId, RegexId, ValueId, StrId, NumId, TableId, ScopeId);
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,8 +155,8 @@ mod tests {
     fn ids_are_checked_and_index_their_table() {
         assert_eq!(NodeId::new(7).map(NodeId::index), Some(7));
         assert!(NodeId::new(u32::MAX as usize + 1).is_none());
-        let table = Vec::from(["a", "b", "c"]);
-        assert_eq!(table[StrId::new(1).unwrap()], "b");
-        assert_eq!(&table[Span { start: 1, len: 2 }], &["b", "c"]);
+        let table: Vec<Box<str>> = Vec::from(["a".into(), "b".into(), "c".into()]);
+        assert_eq!(&*table[StrId::new(1).unwrap()], "b");
+        assert_eq!(&table[Span { start: 1, len: 2 }], &["b".into(), "c".into()]);
     }
 }

@@ -9,7 +9,7 @@
 
 use super::{Compiler, Schema};
 use crate::dialect::{Draft, Keyword};
-use crate::ids::{NodeId, TableId};
+use crate::ids::{Id, NodeId};
 use crate::program::{AnnotationSet, Node};
 use serde_json::{Map, Value};
 use smallvec::SmallVec;
@@ -58,8 +58,7 @@ impl Compiler<'_> {
             return;
         }
         let location = self.render(schema.place, None).into();
-        let table =
-            TableId::new(self.program.annotation_sets.len()).expect("fewer than 2^32 tables");
+        let table = Id::new(self.program.annotation_sets.len()).expect("fewer than 2^32 tables");
         self.program
             .annotation_sets
             .push(AnnotationSet { location, entries });

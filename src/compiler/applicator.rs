@@ -6,7 +6,7 @@ use super::{Combined, Compiler, Schema, Target};
 use crate::dialect::Draft;
 use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::{SchemaError, SchemaErrorKind};
-use crate::ids::{NodeId, TableId};
+use crate::ids::{Id, NodeId};
 use crate::options::ReferencePolicy;
 use crate::program::{DynamicRef, Node, Unevaluated};
 use crate::uri;
@@ -235,7 +235,7 @@ impl<'a> Compiler<'a> {
         };
         let target = self.target_node(target, None);
         let anchor = self.string(&anchor);
-        let id = TableId::new(self.program.dynamic_refs.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.dynamic_refs.len()).expect("fewer than 2^32 tables");
         self.program
             .dynamic_refs
             .push(DynamicRef { target, anchor });
@@ -255,7 +255,7 @@ impl<'a> Compiler<'a> {
         let properties = self.one_subschema(schema, Keyword::UnevaluatedProperties)?;
         let items = self.one_subschema(schema, Keyword::UnevaluatedItems)?;
         let body = self.materialize(body, schema.place);
-        let id = TableId::new(self.program.unevaluated.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.unevaluated.len()).expect("fewer than 2^32 tables");
         self.program.unevaluated.push(Unevaluated {
             body,
             properties,

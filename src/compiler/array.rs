@@ -5,7 +5,7 @@ use super::{Compiler, Schema};
 use crate::dialect::Draft;
 use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::SchemaError;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::program::{Items, Node, Settle};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -84,7 +84,7 @@ impl<'a> Compiler<'a> {
             return Ok(());
         }
         let prefix = self.edges(&prefix);
-        let id = TableId::new(self.program.items.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.items.len()).expect("fewer than 2^32 tables");
         self.program.items.push(Items {
             prefix,
             rest,

@@ -15,7 +15,7 @@
 //! target used at many sites) share its span: each distinct span is rewritten once.
 
 use super::Compiler;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::program::{Node, Program, Properties};
 use ahash::AHashMap;
 use smallvec::SmallVec;
@@ -94,7 +94,7 @@ impl Compiler<'_> {
     fn merge_tables(&mut self, parts: &mut Parts) -> bool {
         let program = &self.program;
         let mut required_seen = false;
-        let mergeable: SmallVec<[(usize, TableId); 8]> = parts
+        let mergeable: SmallVec<[(usize, Id<Properties>); 8]> = parts
             .iter()
             .enumerate()
             .filter_map(|(at, &part)| match program.nodes[part.index()] {
@@ -163,7 +163,7 @@ impl Compiler<'_> {
             // Its names were all in its own table, so all are in the union.
             table.fold_required(&self.program.strings[names], node);
         }
-        let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.properties.len()).expect("fewer than 2^32 tables");
         self.program.properties.push(table);
         let (first, _) = mergeable[0];
         let node = self.push_located_as(Node::Properties(id), parts[first]);

@@ -13,7 +13,7 @@
 //! item.
 
 use super::Compiler;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
 use crate::program::{ArrayOf, CheckList, FloatBounds, Node, Program};
 use ahash::AHashMap;
@@ -53,7 +53,7 @@ impl Compiler<'_> {
             .map(|&n| n.is_leaf().then(|| Fusion::plain(program, n)))
             .collect();
         // Copies of one `All` (an inlined `$ref` target) share its span, and one list.
-        let mut lists: AHashMap<Span, TableId> = crate::maps::map();
+        let mut lists: AHashMap<Span, Id<CheckList>> = crate::maps::map();
         // Only these kinds fuse, and what they fuse into never fuses again: each round
         // looks at those still unfused. Children mostly come after their parents: the
         // last node first fuses most nestings in one round.
@@ -100,7 +100,7 @@ impl Compiler<'_> {
         for i in 0..program.nodes.len() {
             if let Node::Checks(table) = program.nodes[i] {
                 if let Some(array_of) = array_of(program, &program.check_lists[table]) {
-                    let id = TableId::new(program.array_ofs.len()).expect("fewer than 2^32 tables");
+                    let id = Id::new(program.array_ofs.len()).expect("fewer than 2^32 tables");
                     program.array_ofs.push(array_of);
                     program.nodes[i] = Node::ArrayOf(id);
                 }
@@ -119,7 +119,7 @@ enum Fused {
 
 /// The [`CheckList`] of the leaf parts in `span`: the `type`s intersected, the other parts
 /// grouped by the one kind of value (among those the types admit) they can fail.
-fn check_list(program: &mut Program, span: Span) -> TableId {
+fn check_list(program: &mut Program, span: Span) -> Id<CheckList> {
     let node = |program: &Program, at: usize| program.nodes[program.edges[span][at].index()];
     let types = (0..span.len as usize).fold(TypeSet::ANY, |types, at| match node(program, at) {
         Node::Type(set) => types.intersection(set),
@@ -147,7 +147,7 @@ fn check_list(program: &mut Program, span: Span) -> TableId {
         }
     });
     let bounds = FloatBounds::of(program, &program.edges[by_kind[CheckList::NUMBER]]);
-    let id = TableId::new(program.check_lists.len()).expect("fewer than 2^32 tables");
+    let id = Id::new(program.check_lists.len()).expect("fewer than 2^32 tables");
     program.check_lists.push(CheckList {
         parts: span,
         types,

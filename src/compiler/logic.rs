@@ -22,10 +22,10 @@
 //! reference). On a value that is not an object the node evaluates its parts.
 
 use super::Compiler;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
 use crate::names::NameSet;
-use crate::program::{CheckList, Clause, Node, Program, PropertyLogic, Settle};
+use crate::program::{CheckList, Clause, Node, Program, Properties, PropertyLogic, Settle};
 use ahash::{AHashMap, AHashSet};
 use smallvec::SmallVec;
 
@@ -142,7 +142,7 @@ impl Compiler<'_> {
         let converted_parts: SmallVec<[NodeId; 8]> =
             converted.iter().map(|&(at, _)| parts[at]).collect();
         logic.parts = self.edges(&converted_parts);
-        let table = TableId::new(self.program.property_logic.len()).expect("fewer than 2^32");
+        let table = Id::new(self.program.property_logic.len()).expect("fewer than 2^32");
         self.program.property_logic.push(logic);
         let node = Node::PropertyLogic(table);
         if converted.len() == parts.len() {
@@ -286,7 +286,7 @@ impl<'p> Formula<'p> {
 
     /// The clause of a [`CheckList`]: on an object, its `type` and the parts that can
     /// fail objects.
-    fn checks(&mut self, program: &'p Program, table: TableId, hops: u32) -> Option<u32> {
+    fn checks(&mut self, program: &'p Program, table: Id<CheckList>, hops: u32) -> Option<u32> {
         let list = &program.check_lists[table];
         if !list.types.admits(TypeSet::OBJECT) {
             return Some(self.push(Clause::False));
@@ -303,7 +303,7 @@ impl<'p> Formula<'p> {
     /// The clause of a `properties` table that allows every name it does not list and
     /// whose schemas are leaves: its folded `required`, and per name a test of the
     /// value (`false`: the name is absent).
-    fn properties(&mut self, program: &'p Program, table: TableId) -> Option<u32> {
+    fn properties(&mut self, program: &'p Program, table: Id<Properties>) -> Option<u32> {
         let spec = &program.properties[table];
         let others_pass = spec.patterns.is_empty()
             && spec

@@ -5,7 +5,7 @@
 use super::{Compiler, Schema};
 use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::error::SchemaError;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::program::{Node, Properties};
 use serde_json::Value;
 use smallvec::SmallVec;
@@ -197,7 +197,7 @@ impl<'a> Compiler<'a> {
             other => other,
         };
         table.required_known = required.is_none();
-        let id = TableId::new(self.program.properties.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.properties.len()).expect("fewer than 2^32 tables");
         self.program.properties.push(table);
         parts.push(self.push_at(schema, keyword, Node::Properties(id)));
         Ok(required)

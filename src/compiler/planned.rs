@@ -2,7 +2,7 @@
 //! `$ref` target copies its node to every place that refers to it) share one plan and
 //! one table.
 
-use crate::ids::TableId;
+use crate::ids::Id;
 use ahash::AHashMap;
 use std::hash::Hash;
 
@@ -11,11 +11,11 @@ use std::hash::Hash;
 /// nested node reads the same facts as the node it may become).
 pub(super) struct Planned<K, T> {
     /// The table planned for each key; `None` where planning found none.
-    by_key: AHashMap<K, Option<TableId>>,
+    by_key: AHashMap<K, Option<Id<T>>>,
     /// The new tables, in the order of their ids.
     tables: Vec<T>,
     /// Each node to rewrite, with its table.
-    rewrites: Vec<(usize, TableId)>,
+    rewrites: Vec<(usize, Id<T>)>,
 }
 
 impl<K: Eq + Hash, T> Planned<K, T> {
@@ -40,7 +40,7 @@ impl<K: Eq + Hash, T> Planned<K, T> {
         let tables = &mut self.tables;
         let table = *self.by_key.entry(key).or_insert_with(|| {
             let table = plan()?;
-            let id = TableId::new(existing + tables.len()).expect("fewer than 2^32 tables");
+            let id = Id::new(existing + tables.len()).expect("fewer than 2^32 tables");
             tables.push(table);
             Some(id)
         });
@@ -51,7 +51,7 @@ impl<K: Eq + Hash, T> Planned<K, T> {
 
     /// Appends the new tables to the program's `tables` (which held `existing` of them
     /// throughout) and returns the nodes to rewrite, each with its table.
-    pub(super) fn finish(self, tables: &mut Vec<T>) -> Vec<(usize, TableId)> {
+    pub(super) fn finish(self, tables: &mut Vec<T>) -> Vec<(usize, Id<T>)> {
         tables.extend(self.tables);
         self.rewrites
     }

@@ -14,9 +14,9 @@
 
 use super::leaves::fails;
 use super::Compiler;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
-use crate::program::Node;
+use crate::program::{Items, Node};
 use ahash::AHashMap;
 use smallvec::SmallVec;
 
@@ -105,10 +105,10 @@ impl Compiler<'_> {
     /// when there are none.
     fn sized(
         &mut self,
-        table: TableId,
+        table: Id<Items>,
         parts: &[NodeId],
         folded: &mut SmallVec<[usize; 3]>,
-    ) -> TableId {
+    ) -> Id<Items> {
         let (mut min, mut max, mut unique) = (0, u32::MAX, false);
         let mut checks = SmallVec::<[NodeId; 3]>::new();
         for (at, &part) in parts.iter().enumerate() {
@@ -127,7 +127,7 @@ impl Compiler<'_> {
         let mut sized = self.program.items[table].clone();
         sized.size_checks = self.edges(&checks);
         sized.sizes = (min, max, unique);
-        let id = TableId::new(self.program.items.len()).expect("fewer than 2^32 tables");
+        let id = Id::new(self.program.items.len()).expect("fewer than 2^32 tables");
         self.program.items.push(sized);
         id
     }

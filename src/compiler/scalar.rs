@@ -6,7 +6,7 @@ use crate::dialect::{set_of, Keyword, KeywordSet};
 use crate::dialect::{Draft, Vocabularies};
 use crate::error::{SchemaError, SchemaErrorKind};
 use crate::formats::Checker;
-use crate::ids::{NodeId, NumId, RegexId, Span, TableId, ValueId};
+use crate::ids::{Id, NodeId, NumId, RegexId, Span, ValueId};
 use crate::json::equal::ValueIndex;
 use crate::json::number;
 use crate::json::types::TypeSet;
@@ -65,8 +65,8 @@ impl<'a> Compiler<'a> {
                 // against each option costs more. The set keeps the strings (and their
                 // order, for messages): they are not copied to `values` too.
                 Some(strings) if strings.len() >= STRING_ENUM_FROM => {
-                    let id = TableId::new(self.program.string_sets.len())
-                        .expect("fewer than 2^32 tables");
+                    let id =
+                        Id::new(self.program.string_sets.len()).expect("fewer than 2^32 tables");
                     self.program.string_sets.push(StringSet::new(&strings));
                     Node::StringEnum(id)
                 }
@@ -233,7 +233,7 @@ impl<'a> Compiler<'a> {
             return Ok(());
         };
         let name = self.string(name);
-        let id = TableId::new(self.program.formats.len()).expect("fewer than 2^32 formats");
+        let id = Id::new(self.program.formats.len()).expect("fewer than 2^32 formats");
         self.program.formats.push(Format { name, check });
         parts.push(self.push_at(schema, Keyword::Format, Node::Format(id)));
         Ok(())

@@ -8,7 +8,7 @@
 //! place.
 
 use super::Compiler;
-use crate::ids::{NodeId, TableId};
+use crate::ids::{Id, NodeId};
 use crate::json::types::TypeSet;
 use crate::names::Spelling;
 use crate::program::{FastLoop, Node, Program, Properties, Settle};
@@ -19,7 +19,7 @@ impl Compiler<'_> {
     pub(crate) fn settle_slots(&mut self) {
         let program = &mut self.program;
         for table in 0..program.check_lists.len() {
-            let id = TableId::new(table).expect("fewer than 2^32 tables");
+            let id = Id::new(table).expect("fewer than 2^32 tables");
             program.check_lists[table].settle = Settle::of_checks(program, id);
         }
         let mut properties = std::mem::take(&mut program.properties);
@@ -139,7 +139,7 @@ fn typed_order(table: &Properties) -> Option<Box<[(Spelling, TypeSet)]>> {
 /// settle the branch before its costly properties are walked.
 fn branch_tables(program: &Program, count: usize) -> Vec<bool> {
     let mut branch = vec![false; count];
-    let mut mark = |table: TableId| branch[table.index()] = true;
+    let mut mark = |table: Id<Properties>| branch[table.index()] = true;
     for node in &program.nodes {
         let span = match *node {
             Node::Any(span) | Node::One(span) => span,
@@ -157,7 +157,7 @@ fn branch_tables(program: &Program, count: usize) -> Vec<bool> {
 /// Calls `found` with the property tables node `id` runs at its own instance location:
 /// its own, those of its conjuncts, and through references and scopes (a bounded walk:
 /// a chain of references no longer than the program).
-fn tables_of(program: &Program, mut id: NodeId, found: &mut impl FnMut(TableId)) {
+fn tables_of(program: &Program, mut id: NodeId, found: &mut impl FnMut(Id<Properties>)) {
     for _ in 0..program.nodes.len() {
         match program.nodes[id.index()] {
             Node::Properties(table) | Node::Object { table, .. } => found(table),

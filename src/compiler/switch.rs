@@ -18,7 +18,7 @@
 
 use super::planned::Planned;
 use super::Compiler;
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
 use crate::names::NameSet;
 use crate::program::facts::{facts_of, Facts, PinCache, MAX_HOPS};
@@ -72,7 +72,7 @@ impl Compiler<'_> {
     fn by_kinds(&mut self) {
         let program = &mut self.program;
         // Copies of one node (inlined references) share one table.
-        let mut planned: AHashMap<(bool, Span), Option<TableId>> = crate::maps::map();
+        let mut planned: AHashMap<(bool, Span), Option<Id<ByKind>>> = crate::maps::map();
         for i in 0..program.nodes.len() {
             let (one, branches) = match program.nodes[i] {
                 Node::Any(span) => (false, span),
@@ -84,7 +84,7 @@ impl Compiler<'_> {
             }
             let table = *planned.entry((one, branches)).or_insert_with(|| {
                 let by_kind = kinds_apart(program, branches)?;
-                let id = TableId::new(program.by_kinds.len()).expect("fewer than 2^32 tables");
+                let id = Id::new(program.by_kinds.len()).expect("fewer than 2^32 tables");
                 program.by_kinds.push(ByKind {
                     one,
                     branches,

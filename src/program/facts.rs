@@ -9,8 +9,9 @@
 //! lacks or gets wrong ([`tag`]) rather than list every branch's errors.
 
 use super::{Node, Program};
-use crate::ids::{NodeId, Span, TableId};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
+use crate::program::Properties;
 use ahash::{AHashMap, AHashSet};
 use serde_json::Value;
 use std::rc::Rc;
@@ -40,7 +41,7 @@ impl<'p> PinCache<'p> {
         }
     }
 
-    fn of(&mut self, program: &'p Program, table: TableId) -> Rc<[Pin<'p>]> {
+    fn of(&mut self, program: &'p Program, table: Id<Properties>) -> Rc<[Pin<'p>]> {
         let slot = &mut self.tables[table.index()];
         slot.get_or_insert_with(|| {
             program.properties[table.index()]

@@ -16,7 +16,7 @@ mod locations;
 pub(crate) use locations::{Locations, Place};
 
 use crate::formats::Checker;
-use crate::ids::{NodeId, NumId, RegexId, ScopeId, Span, StrId, TableId, ValueId};
+use crate::ids::{Id, NodeId, NumId, RegexId, ScopeId, Span, StrId, ValueId};
 use crate::json::equal::{equal, ValueIndex};
 use crate::json::types::TypeSet;
 use crate::names::{probe, same_bytes, NameSet, ProbedIndex, QuickIndex, Spelling};
@@ -40,11 +40,11 @@ pub(crate) enum Node {
     /// Every part of a [`CheckList`] passes, and each of them is a leaf: a schema object
     /// whose keywords only check the value itself. The compiler turns such an `All` into
     /// `Checks` so the interpreter settles it as one leaf.
-    Checks(TableId),
+    Checks(Id<CheckList>),
     /// A `Checks` that only gives an array's item types and size (`{"type": "array",
     /// "items": {"type": T}}`, `[name, options]` pairs of lone types, maybe with
     /// `minItems` / `maxItems` / `uniqueItems`): see [`ArrayOf`].
-    ArrayOf(TableId),
+    ArrayOf(Id<ArrayOf>),
     /// `items` (no prefix) whose schema is a leaf: every item passes that leaf. A leaf
     /// itself, so `{"type": "array", "items": {"type": "number"}}` is settled in one go.
     EachItem(NodeId),
@@ -62,10 +62,10 @@ pub(crate) enum Node {
     One(Span),
     /// `anyOf` / `oneOf` whose branches are told apart by one property's string value
     /// (a `const` or `enum` under `properties`): see [`Switch`].
-    Switch(TableId),
+    Switch(Id<Switch>),
     /// `anyOf` / `oneOf` whose branches accept values of distinct kinds (a string or an
     /// object, a number or null): see [`ByKind`].
-    ByKind(TableId),
+    ByKind(Id<ByKind>),
     /// The node fails: `not`.
     Not(NodeId),
     /// `if`/`then`/`else`: `then` when `test` passes, `otherwise` when it fails
@@ -80,7 +80,7 @@ pub(crate) enum Node {
     },
     /// A [`Node::Condition`] heading an `else if` chain whose links each test one
     /// property's value against values the schema lists: see [`Cases`].
-    Cases(TableId),
+    Cases(Id<Cases>),
     /// Runs the node only for its annotations (`if` without `then`/`else`): always
     /// passes, and is skipped unless evaluation is being tracked for `unevaluated*`.
     Annotations(NodeId),
@@ -94,7 +94,7 @@ pub(crate) enum Node {
     Guard(NodeId),
     /// `$dynamicRef` / `$recursiveRef` with a dynamic anchor at its static target: the
     /// outermost resource on the dynamic scope that defines the anchor wins.
-    DynamicRef(TableId),
+    DynamicRef(Id<DynamicRef>),
     /// Pushes a resource that defines dynamic anchors onto the dynamic scope while `body`
     /// runs: a schema resource root with `$dynamicAnchor` or `$recursiveAnchor`.
     Scope {
@@ -110,7 +110,7 @@ pub(crate) enum Node {
     /// `enum`: JSON equality with one of the values in the span (of `values`).
     Enum(Span),
     /// `enum` whose options are all strings: the value must be in the [`StringSet`].
-    StringEnum(TableId),
+    StringEnum(Id<StringSet>),
     /// `minimum` (and draft 4 `minimum` without `exclusiveMinimum: true`).
     Minimum(NumId),
     /// `maximum`.
@@ -128,7 +128,7 @@ pub(crate) enum Node {
     /// `pattern`: an unanchored ECMA-262 search.
     Pattern(RegexId),
     /// `format`, when format assertion is on and the format is known.
-    Format(TableId),
+    Format(Id<Format>),
     /// `minItems`.
     MinItems(u32),
     /// `maxItems`.
@@ -136,10 +136,10 @@ pub(crate) enum Node {
     /// `uniqueItems: true`.
     UniqueItems,
     /// `prefixItems` + `items` (or array-form `items` + `additionalItems`): see [`Items`].
-    Items(TableId),
+    Items(Id<Items>),
     /// An [`Node::Items`] table with a prefix, whose schemas are all leaves: a leaf
     /// itself, each item settled in one loop (`[lon, lat]` pairs, `[name, options]`).
-    Tuple(TableId),
+    Tuple(Id<Items>),
     /// `contains` with `minContains` / `maxContains` (`max == u32::MAX`: no maximum).
     Contains {
         /// The `contains` schema.
@@ -158,13 +158,13 @@ pub(crate) enum Node {
     /// `dependentRequired` / array-valued `dependencies`: entries of `dependent_required`.
     DependentRequired(Span),
     /// `properties` + `patternProperties` + `additionalProperties`: see [`Properties`].
-    Properties(TableId),
+    Properties(Id<Properties>),
     /// [`Node::Properties`] beside a `type` that admits objects (`{"type": "object",
     /// "properties": ...}`), as one node: an object runs the table, any other value the
     /// `gate` (the `type` node, which also explains a failure).
     Object {
         /// The [`Properties`] table.
-        table: TableId,
+        table: Id<Properties>,
         /// The `type` node.
         gate: NodeId,
     },
@@ -172,7 +172,7 @@ pub(crate) enum Node {
     /// table, any other value the `gate` (the `type` node).
     Array {
         /// The [`Items`] table.
-        table: TableId,
+        table: Id<Items>,
         /// The `type` node.
         gate: NodeId,
     },
@@ -181,16 +181,16 @@ pub(crate) enum Node {
     /// `dependentSchemas` / schema-valued `dependencies`: entries of `dependent_schemas`.
     DependentSchemas(Span),
     /// `unevaluatedProperties` / `unevaluatedItems` around the rest of their schema object.
-    Unevaluated(TableId),
+    Unevaluated(Id<Unevaluated>),
     /// The annotation keywords of one schema object ([`AnnotationSet`]), recorded for
     /// the current instance location when the object passes. Always passes; only the
     /// annotating program (built for `Validator::evaluate`) has such nodes.
-    Annotate(TableId),
+    Annotate(Id<AnnotationSet>),
     /// A conjunction of checks on an object that depend only on which of some names it
     /// has and on leaf checks of those properties' values (`required`, `if` on a tag's
     /// value, `anyOf` of `required`s, `dependentRequired`...): see [`PropertyLogic`]. The
     /// same verdict as the `All` of its parts, which it replaces.
-    PropertyLogic(TableId),
+    PropertyLogic(Id<PropertyLogic>),
 }
 
 /// The leaf kinds of [`Node`] that check one keyword each, but `Valid` and `Type`, as a
@@ -300,7 +300,7 @@ pub(crate) enum Settle {
     Type(TypeSet),
     /// One of the strings of a [`StringSet`] (an `enum` of strings, with or without
     /// `"type": "string"`).
-    Strings(TableId),
+    Strings(Id<StringSet>),
     /// A string of `min..=max` code points (`"type": "string"` with `minLength` and/or
     /// `maxLength`).
     Text {
@@ -313,9 +313,9 @@ pub(crate) enum Settle {
     Pattern(RegexId),
     /// A number (or integer) within the [`FloatBounds`] of the [`CheckList`] of the
     /// table (`"type": "integer"` with `minimum` and/or `maximum`, say).
-    Range(TableId),
+    Range(Id<CheckList>),
     /// A [`Node::Checks`] list, run directly.
-    Checks(TableId),
+    Checks(Id<CheckList>),
     /// An `anyOf` / `oneOf` of `{"type": "null"}` and a [`Node::Checks`] node (`branch`,
     /// of list `table`) that admits no `null`: an optional field with constraints
     /// (pydantic's `Optional[str]` with a length). `null` passes at one step; a value the
@@ -325,7 +325,7 @@ pub(crate) enum Settle {
         /// The `Checks` branch.
         branch: NodeId,
         /// Its list.
-        table: TableId,
+        table: Id<CheckList>,
     },
     /// [`Settle::ChecksOrNull`] for a list that settles as [`Settle::Range`]
     /// (`Optional[int]` with bounds). A variant of its own rather than a flag: a `bool`
@@ -335,23 +335,23 @@ pub(crate) enum Settle {
         /// The `Checks` branch.
         branch: NodeId,
         /// Its list.
-        table: TableId,
+        table: Id<CheckList>,
     },
     /// Another leaf: its verdict without an evaluation frame of its own.
     Leaf,
     /// A [`Node::Object`] or [`Node::Properties`] (a nested record): an object runs the
     /// [`Properties`] table straight away, with the step and the level an evaluation
     /// takes; any other value is evaluated.
-    Record(TableId),
+    Record(Id<Properties>),
     /// A `Record` whose table has an [exact](Properties::exact) order: an object runs
     /// the exact loop straight away.
-    Exact(TableId),
+    Exact(Id<Properties>),
     /// A [`Node::Array`] or [`Node::Items`] (a nested list): an array runs the [`Items`]
     /// table straight away, as for `Record`.
-    List(TableId),
+    List(Id<Items>),
     /// A [`Node::ByKind`] union: its [`ByKind`] table picks the branch straight away,
     /// with the step and the level an evaluation takes, and settles it in place.
-    ByKind(TableId),
+    ByKind(Id<ByKind>),
     /// Anything else: a full evaluation.
     #[default]
     Eval,
@@ -439,7 +439,7 @@ impl Settle {
 
     /// How to settle the [`CheckList`] of `table`: the two commonest lists of string
     /// checks get kinds of their own.
-    pub(crate) fn of_checks(program: &Program, table: TableId) -> Settle {
+    pub(crate) fn of_checks(program: &Program, table: Id<CheckList>) -> Settle {
         let list = &program.check_lists[table];
         let only_numbers = (list.by_kind.iter().enumerate())
             .all(|(kind, span)| kind == CheckList::NUMBER || span.len == 0);
@@ -1499,7 +1499,7 @@ impl Program {
     }
 
     /// The parts of the [`Node::Checks`] of `table`, in schema order.
-    pub(crate) fn check_parts(&self, table: TableId) -> &[NodeId] {
+    pub(crate) fn check_parts(&self, table: Id<CheckList>) -> &[NodeId] {
         &self.edges[self.check_lists[table].parts]
     }
 

@@ -8,9 +8,9 @@
 
 use super::{Annotating, Journal, Logged, Mode, Step, Vm};
 use crate::evaluation::Annotation;
-use crate::ids::{NodeId, TableId};
+use crate::ids::{Id, NodeId};
 use crate::json::pointer;
-use crate::program::{applicators, other_leaves, Node};
+use crate::program::{applicators, other_leaves, AnnotationSet, Node};
 use serde_json::Value;
 
 impl<const EXPLAIN: bool> Vm<'_, EXPLAIN>
@@ -67,7 +67,7 @@ where
     pub(super) fn record_annotations(
         &mut self,
         id: NodeId,
-        table: TableId,
+        table: Id<AnnotationSet>,
         instance: &Value,
     ) -> bool {
         if !self.annotating() {

@@ -8,10 +8,11 @@ use super::marks::{self, Mark};
 use super::show::counted;
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
-use crate::ids::{NodeId, RegexId, Span, TableId};
+use crate::ids::{Id, NodeId, RegexId, Span};
 use crate::names::{same_bytes, Spelling};
 use crate::program::{
-    applicators, other_leaves, Entry, FastLoop, NameLookup, Node, Program, Properties, Settle,
+    applicators, other_leaves, Entry, FastLoop, Items, NameLookup, Node, Program, Properties,
+    Settle, Unevaluated,
 };
 use serde_json::Value;
 use std::fmt::Write;
@@ -21,7 +22,7 @@ where
     Mode<EXPLAIN>: Logged,
 {
     #[inline(never)]
-    pub(super) fn items(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn items(&mut self, id: NodeId, instance: &Value, table: Id<Items>) -> bool {
         let Value::Array(items) = instance else {
             return true;
         };
@@ -277,7 +278,12 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn properties(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn properties(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        table: Id<Properties>,
+    ) -> bool {
         let Value::Object(map) = instance else {
             return true;
         };
@@ -613,7 +619,12 @@ where
     /// come in byte order, are the names in that order: one compare per key instead of
     /// a lookup. The same checks and steps as the loop over the keys.
     #[inline(never)]
-    pub(super) fn exact_record(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn exact_record(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        table: Id<Properties>,
+    ) -> bool {
         let spec = &self.program.properties[table];
         let (Value::Object(map), Some(order)) = (instance, &spec.exact) else {
             return self.properties(id, instance, table);
@@ -648,7 +659,12 @@ where
     /// of a discriminator, say), looking the table's names up in the object when it
     /// has many more keys than the table has names ([`Vm::looked_up_properties`]).
     #[inline(always)]
-    pub(super) fn bare_properties(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn bare_properties(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        table: Id<Properties>,
+    ) -> bool {
         let spec = &self.program.properties[table];
         match instance {
             Value::Object(map) if self.names_looked_up(spec, map.len()) => {
@@ -944,7 +960,12 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn unevaluated(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn unevaluated(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        table: Id<Unevaluated>,
+    ) -> bool {
         let program = self.program;
         let spec = &program.unevaluated[table];
         let outer = std::mem::replace(&mut self.tracking, true);

@@ -6,10 +6,10 @@
 
 use super::{leaf, Journal, Logged, Message, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, ScopeId, Span, TableId};
+use crate::ids::{Id, NodeId, ScopeId, Span};
 use crate::json::types::TypeSet;
 use crate::program::facts::{self, Tag};
-use crate::program::{Case, Node, Program, Settle};
+use crate::program::{ByKind, Case, Cases, DynamicRef, Node, Program, Settle, Switch};
 use serde_json::Value;
 use smallvec::SmallVec;
 use std::fmt::Write;
@@ -276,7 +276,7 @@ where
     /// reaches the fast mode's verdict (see [`super::first_error`]); its error is the
     /// general path's summary, which names no branch.
     #[inline(never)]
-    pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: Id<Switch>) -> bool {
         let program = self.program;
         let spec = &program.switches[table];
         let candidates = match instance {
@@ -337,7 +337,7 @@ where
 
     /// A [`crate::program::ByKind`] union: the branch of the value's kind decides.
     #[inline(never)]
-    pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: Id<ByKind>) -> bool {
         let spec = &self.program.by_kinds[table];
         let kind = TypeSet::kind_index(instance);
         if let Some(branch) = spec.by_kind[kind] {
@@ -357,7 +357,7 @@ where
     /// and a second dispatch there. Out of line: inlined, it grows every properties loop
     /// (1-3% more instructions on most warm cases, measured).
     #[inline(never)]
-    pub(super) fn union_in_place(&mut self, value: &Value, table: TableId) -> bool {
+    pub(super) fn union_in_place(&mut self, value: &Value, table: Id<ByKind>) -> bool {
         let spec = &self.program.by_kinds[table];
         let kind = TypeSet::kind_index(value);
         let Some(branch) = spec.by_kind[kind] else {
@@ -446,7 +446,7 @@ where
     /// count), the chain as written. Both modes look up alike, so they spend alike, and
     /// the errors are the branch's: a chain's tests report none.
     #[inline(never)]
-    pub(super) fn cases(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn cases(&mut self, id: NodeId, instance: &Value, table: Id<Cases>) -> bool {
         let cases = &self.program.cases[table];
         if self.tracking {
             return self.condition(instance, cases.test, cases.then, cases.otherwise);
@@ -476,7 +476,7 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn dynamic_ref(&mut self, instance: &Value, table: TableId) -> bool {
+    pub(super) fn dynamic_ref(&mut self, instance: &Value, table: Id<DynamicRef>) -> bool {
         let program = self.program;
         let dynamic = &program.dynamic_refs[table];
         let name = &program.strings[dynamic.anchor];

@@ -9,12 +9,12 @@
 use super::marks::Mark;
 use super::show::{counted, Message};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
-use crate::ids::{NodeId, NumId, RegexId, Span, TableId};
+use crate::ids::{Id, NodeId, NumId, RegexId, Span};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
 use crate::names::same_bytes;
 use crate::program::{
-    applicators, fused_leaves, keyword_leaves, ArrayOf, CheckList, Node, Program, Settle,
+    applicators, fused_leaves, keyword_leaves, ArrayOf, CheckList, Items, Node, Program, Settle,
 };
 use serde_json::Value;
 use std::cmp::Ordering;
@@ -101,7 +101,7 @@ pub(crate) fn settled(
 fn or_null(
     program: &Program,
     branch: NodeId,
-    table: TableId,
+    table: Id<CheckList>,
     by_bounds: bool,
     value: &Value,
 ) -> (bool, usize) {
@@ -120,7 +120,7 @@ fn or_null(
 
 /// A [`Settle::Range`] list: a number by its bounds alone, anything else by the list.
 #[inline(always)]
-fn range(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
+fn range(program: &Program, table: Id<CheckList>, value: &Value) -> (bool, usize) {
     let list = &program.check_lists[table];
     let parts = list.by_kind[CheckList::NUMBER].len as usize;
     match (value, &list.bounds) {
@@ -139,7 +139,7 @@ fn range(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
 /// kinds, then those of the value's own kind ([`CheckList`]), stopping at the first that
 /// fails; a step per part run. The compiler bounds how deeply `Checks` and the other
 /// fused leaves nest, so this recursion is shallow.
-pub(super) fn checks(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
+pub(super) fn checks(program: &Program, table: Id<CheckList>, value: &Value) -> (bool, usize) {
     let list = &program.check_lists[table];
     if !list.types.matches(value) {
         return (false, 1);
@@ -402,7 +402,7 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
 #[inline(never)]
 fn each_item_settled(
     program: &Program,
-    table: TableId,
+    table: Id<CheckList>,
     rest: NodeId,
     items: &[Value],
 ) -> Option<(bool, usize)> {
@@ -503,7 +503,7 @@ fn branches(program: &Program, span: Span, value: &Value, one: bool) -> (bool, u
 
 /// A [`Node::Tuple`]: each item against its position's leaf, or the rest's; one step
 /// per item.
-fn tuple(program: &Program, table: TableId, value: &Value) -> (bool, usize) {
+fn tuple(program: &Program, table: Id<Items>, value: &Value) -> (bool, usize) {
     let Value::Array(items) = value else {
         return (true, 0);
     };

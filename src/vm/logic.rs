@@ -5,7 +5,7 @@
 
 use super::leaf;
 use super::{Logged, Mode, Vm};
-use crate::ids::{NodeId, TableId};
+use crate::ids::{Id, NodeId};
 use crate::program::{Clause, Node, PropertyLogic};
 use serde_json::{Map, Value};
 
@@ -34,12 +34,17 @@ where
     /// otherwise the parts', as the `All` they were. One level deeper, as every
     /// applicator.
     #[inline(never)]
-    pub(super) fn property_logic(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    pub(super) fn property_logic(
+        &mut self,
+        id: NodeId,
+        instance: &Value,
+        table: Id<PropertyLogic>,
+    ) -> bool {
         self.nested(id, |vm| vm.formula(id, instance, table))
     }
 
     #[inline(always)]
-    fn formula(&mut self, id: NodeId, instance: &Value, table: TableId) -> bool {
+    fn formula(&mut self, id: NodeId, instance: &Value, table: Id<PropertyLogic>) -> bool {
         let logic = &self.program.property_logic[table];
         let Value::Object(map) = instance else {
             return self.all(logic.parts, instance);
