@@ -261,7 +261,7 @@ impl GuardOptions {
 
     /// Whether the errors in [`Decision`]s are masked (the default): types, lengths,
     /// locations and the schema's own values, never the instance's
-    /// ([`ValidationError::masked`]). What the client is answered is never masked: the
+    /// ([`ValidationError::masked`](crate::ValidationError::masked)). What the client is answered is never masked: the
     /// model needs its own values quoted back to correct a call. See the example on
     /// [`GuardOptions`].
     #[must_use]
