@@ -8,7 +8,6 @@
 //! [`NodeId`] indexes the per-node tables, one entry per node each). A bad id can only
 //! panic on a bounds check; it can never cause undefined behaviour.
 
-use crate::regex::Pattern;
 use serde_json::{Number, Value};
 use std::fmt;
 use std::hash::{Hash, Hasher};
@@ -109,8 +108,6 @@ impl<T> Index<Id<T>> for Vec<T> {
     }
 }
 
-/// A compiled regular expression.
-pub(crate) type RegexId = Id<Pattern>;
 /// A JSON value kept for `const` / `enum`.
 pub(crate) type ValueId = Id<Value>;
 /// A string kept for `required`, `dependentRequired`, property names and anchors.

@@ -45,8 +45,9 @@ mod switch;
 
 use crate::dialect::{Dialect, Keyword, KeywordSet, Keywords};
 use crate::error::{SchemaError, SchemaErrorKind};
-use crate::ids::{NodeId, RegexId, ScopeId, Span, StrId};
+use crate::ids::{NodeId, ScopeId, Span, StrId};
 use crate::options::ValidationOptions;
+use crate::program::RegexId;
 use crate::program::{Locations, Node, Place, Program};
 use crate::regex::StepLimit;
 use crate::registry::Registry;

@@ -34,6 +34,9 @@ pub(crate) use operands::{
 pub(crate) use properties::{Entry, FastLoop, Properties};
 pub(crate) use settle::Settle;
 
+/// A compiled regular expression of [`Program::regexes`].
+pub(crate) type RegexId = Id<Pattern>;
+
 use crate::ids::{Id, NodeId, ScopeId, Span, StrId};
 use crate::json::equal::{equal, ValueIndex};
 use crate::json::types::TypeSet;

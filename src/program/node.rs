@@ -1,11 +1,12 @@
 //! The instruction set: [`Node`], one per compiled subschema or fused group of them, and
 //! the patterns that sort its kinds into leaves and applicators.
 
+use super::RegexId;
 use super::{
     AnnotationSet, ArrayOf, ByKind, Cases, CheckList, DynamicRef, Format, Items, Properties,
     PropertyLogic, StringSet, Switch, Unevaluated,
 };
-use crate::ids::{Id, NodeId, NumId, RegexId, ScopeId, Span, ValueId};
+use crate::ids::{Id, NodeId, NumId, ScopeId, Span, ValueId};
 use crate::json::types::TypeSet;
 
 /// One instruction of the validation program.

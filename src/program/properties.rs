@@ -2,8 +2,9 @@
 //! `additionalProperties`) and the choice of the fast mode's loop over it
 //! ([`FastLoop`]).
 
+use super::RegexId;
 use super::{hashed_position, NameLookup, Program, Settle};
-use crate::ids::{NodeId, RegexId};
+use crate::ids::NodeId;
 use crate::json::types::TypeSet;
 use crate::names::{probe, same_bytes, ProbedIndex, QuickIndex, Spelling};
 use std::sync::{Arc, OnceLock};

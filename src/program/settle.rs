@@ -1,7 +1,8 @@
 //! [`Settle`]: how a loop settles a child schema, decided once at compile time.
 
+use super::RegexId;
 use super::{ByKind, CheckList, Items, Node, Program, Properties, StringSet};
-use crate::ids::{Id, NodeId, RegexId, Span};
+use crate::ids::{Id, NodeId, Span};
 use crate::json::types::TypeSet;
 
 /// How a loop settles a child schema (a property's, `additionalProperties`, `items`),

@@ -9,10 +9,11 @@
 use super::marks::Mark;
 use super::show::{counted, Message};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
-use crate::ids::{Id, NodeId, NumId, RegexId, Span};
+use crate::ids::{Id, NodeId, NumId, Span};
 use crate::json::types::TypeSet;
 use crate::json::{equal, number, types};
 use crate::names::same_bytes;
+use crate::program::RegexId;
 use crate::program::{
     applicators, fused_leaves, keyword_leaves, ArrayOf, CheckList, Items, Node, Program, Settle,
 };

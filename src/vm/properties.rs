@@ -9,8 +9,9 @@ use super::marks::Mark;
 use super::suggest::{byte_set, short_key_chars, suggestion};
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
-use crate::ids::{Id, NodeId, RegexId};
+use crate::ids::{Id, NodeId};
 use crate::names::{same_bytes, Spelling};
+use crate::program::RegexId;
 use crate::program::{
     applicators, other_leaves, Entry, FastLoop, NameLookup, Node, Program, Properties, Settle,
 };
