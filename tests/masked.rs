@@ -7,7 +7,7 @@
 //!
 //! Every `ValidationErrorKind` and `ErrorDetails` variant must be met: both enums are
 //! `#[non_exhaustive]`, so no match outside the crate can be exhaustive; their variants
-//! are read from `src/error.rs` instead, and a variant no case produces fails the test.
+//! are read from `src/error/mod.rs` instead, and a variant no case produces fails the test.
 
 use mcp_jsonschema::{ValidationError, ValidationOptions, Validator};
 use serde_json::{json, Value};
@@ -377,9 +377,9 @@ fn output_errors(unit: &Value, out: &mut Vec<String>) {
     }
 }
 
-/// The variants of `name` in `src/error.rs`, as `Debug` writes them.
+/// The variants of `name` in `src/error/mod.rs`, as `Debug` writes them.
 fn variants(name: &str) -> BTreeSet<String> {
-    let source = include_str!("../src/error.rs");
+    let source = include_str!("../src/error/mod.rs");
     let start = source
         .find(&format!("pub enum {name} {{"))
         .unwrap_or_else(|| panic!("no enum {name}"));
