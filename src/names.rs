@@ -298,7 +298,7 @@ impl NameSet {
     #[inline(always)]
     pub(crate) fn each_position<'k, T>(
         &self,
-        keys: impl Iterator<Item = (&'k String, T)>,
+        keys: impl Iterator<Item = (&'k str, T)>,
         found: impl FnMut(usize, T),
     ) {
         match &self.index {
@@ -391,7 +391,7 @@ impl NameSet {
 /// [`NameSet::each_position`]).
 #[inline(always)]
 fn each<'k, T>(
-    keys: impl Iterator<Item = (&'k String, T)>,
+    keys: impl Iterator<Item = (&'k str, T)>,
     mut found: impl FnMut(usize, T),
     position: impl Fn(&str) -> Option<usize>,
 ) {
@@ -598,7 +598,7 @@ mod tests {
             // The loop over an object's keys finds what the lookup of each finds.
             let keys: Vec<String> = names.iter().chain(&others).cloned().collect();
             let mut looped = Vec::new();
-            let pairs = keys.iter().map(|key| (key, key));
+            let pairs = keys.iter().map(|key| (key.as_str(), key));
             set.each_position(pairs, |at, key| looped.push((at, key)));
             let each: Vec<_> = (keys.iter())
                 .filter_map(|key| Some((set.position(key)?, key)))

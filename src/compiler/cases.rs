@@ -154,7 +154,7 @@ fn take<'p>(
             for value in values {
                 let taken = match value {
                     Value::String(text) => strings.contains_key(text.as_str()),
-                    other => others.iter().any(|(listed, _)| equal(listed, other)),
+                    other => others.iter().any(|(listed, _)| equal(*listed, other)),
                 };
                 if taken || !passes(value)? {
                     continue;

@@ -1,8 +1,11 @@
 //! Equality of JSON values by the JSON data model, and a hash that agrees with it.
 //!
 //! `enum`, `const` and `uniqueItems` compare instances this way: numbers by value
-//! (`1 == 1.0`), objects regardless of key order, everything else structurally.
+//! (`1 == 1.0`), objects regardless of key order, everything else structurally. Either
+//! side may be any [view](super::view) (an instance's, or the schema's
+//! `serde_json::Value`s).
 
+use super::view::{ArrayView, Json, NumberView, ObjectView, View};
 use serde_json::Value;
 use std::hash::{Hash, Hasher};
 
@@ -11,50 +14,59 @@ use std::hash::{Hash, Hasher};
 const RECURSION_LIMIT: u32 = 128;
 
 /// Whether `a` and `b` are the same JSON value.
-pub(crate) fn equal(a: &Value, b: &Value) -> bool {
+pub(crate) fn equal<'a, 'b, A: View<'a>, B: View<'b>>(a: A, b: B) -> bool {
     equal_within(a, b, 0)
 }
 
-fn equal_within(a: &Value, b: &Value, depth: u32) -> bool {
+fn equal_within<'a, 'b, A: View<'a>, B: View<'b>>(a: A, b: B, depth: u32) -> bool {
     if depth > RECURSION_LIMIT {
         return equal_iteratively(a, b);
     }
-    match (a, b) {
-        (Value::String(x), Value::String(y)) => x == y,
-        (Value::Number(x), Value::Number(y)) => super::number::equal(x, y),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| equal_within(x, y, depth + 1))
+    match (a.json(), b.json()) {
+        (Json::String(x), Json::String(y)) => x == y,
+        (Json::Number(x), Json::Number(y)) => same_number(x, y),
+        (Json::Array(x), Json::Array(y)) => {
+            x.len() == y.len()
+                && (x.iter().zip(y.iter())).all(|(x, y)| equal_within(x, y, depth + 1))
         }
-        (Value::Object(x), Value::Object(y)) => {
+        (Json::Object(x), Json::Object(y)) => {
             x.len() == y.len()
                 && x.iter()
                     .all(|(key, x)| y.get(key).is_some_and(|y| equal_within(x, y, depth + 1)))
         }
-        _ => a == b,
+        (Json::Null, Json::Null) => true,
+        (Json::Bool(x), Json::Bool(y)) => x == y,
+        _ => false,
     }
+}
+
+/// Whether two numbers of two views are equal as numbers.
+#[inline(always)]
+fn same_number<A: NumberView, B: NumberView>(a: A, b: B) -> bool {
+    b.with_number(|b| a.equals(b))
 }
 
 /// [`equal`] with a heap stack instead of recursion, for very deep values.
 #[cold]
-fn equal_iteratively(a: &Value, b: &Value) -> bool {
+fn equal_iteratively<'a, 'b, A: View<'a>, B: View<'b>>(a: A, b: B) -> bool {
     let mut pending = vec![(a, b)];
     while let Some((a, b)) = pending.pop() {
-        match (a, b) {
-            (Value::Number(x), Value::Number(y)) if super::number::equal(x, y) => {}
-            (Value::Array(x), Value::Array(y)) if x.len() == y.len() => {
-                pending.extend(x.iter().zip(y))
+        match (a.json(), b.json()) {
+            (Json::Number(x), Json::Number(y)) if same_number(x, y) => {}
+            (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+                pending.extend(x.iter().zip(y.iter()))
             }
-            (Value::Object(x), Value::Object(y)) if x.len() == y.len() => {
-                for (key, x) in x {
+            (Json::Object(x), Json::Object(y)) if x.len() == y.len() => {
+                for (key, x) in x.iter() {
                     match y.get(key) {
                         Some(y) => pending.push((x, y)),
                         None => return false,
                     }
                 }
             }
-            (Value::Null, Value::Null) => {}
-            (Value::Bool(x), Value::Bool(y)) if x == y => {}
-            (Value::String(x), Value::String(y)) if x == y => {}
+            (Json::Null, Json::Null) => {}
+            (Json::Bool(x), Json::Bool(y)) if x == y => {}
+            (Json::String(x), Json::String(y)) if x == y => {}
             _ => return false,
         }
     }
@@ -66,50 +78,50 @@ fn equal_iteratively(a: &Value, b: &Value) -> bool {
 /// still hash alike, and [`equal`] settles any collision.
 ///
 /// Returns the work done: one per value hashed and per [`BYTES_PER_WORK`] bytes of string.
-pub(crate) fn hash<H: Hasher>(value: &Value, state: &mut H) -> usize {
+pub(crate) fn hash<'i, V: View<'i>, H: Hasher>(value: V, state: &mut H) -> usize {
     hash_within(value, state, 0)
 }
 
 /// Bytes of string hashed per unit of [`hash`]'s work.
 const BYTES_PER_WORK: usize = 64;
 
-fn hash_within<H: Hasher>(value: &Value, state: &mut H, depth: u32) -> usize {
+fn hash_within<'i, V: View<'i>, H: Hasher>(value: V, state: &mut H, depth: u32) -> usize {
     if depth > RECURSION_LIMIT {
-        match value {
-            Value::Array(items) => state.write_usize(items.len()),
-            Value::Object(map) => state.write_usize(map.len()),
+        match value.json() {
+            Json::Array(items) => state.write_usize(items.len()),
+            Json::Object(map) => state.write_usize(map.len()),
             _ => {}
         }
         return 1;
     }
     let mut work = 1;
-    match value {
-        Value::Null => state.write_u8(0),
-        Value::Bool(b) => {
+    match value.json() {
+        Json::Null => state.write_u8(0),
+        Json::Bool(b) => {
             state.write_u8(1);
             b.hash(state);
         }
-        Value::Number(n) => {
+        Json::Number(n) => {
             state.write_u8(2);
-            super::number::hash(n, state);
+            n.hash(state);
         }
-        Value::String(s) => {
+        Json::String(s) => {
             state.write_u8(3);
             s.hash(state);
             work += s.len() / BYTES_PER_WORK;
         }
-        Value::Array(items) => {
+        Json::Array(items) => {
             state.write_u8(4);
             state.write_usize(items.len());
-            for item in items {
+            for item in items.iter() {
                 work += hash_within(item, state, depth + 1);
             }
         }
-        Value::Object(map) => {
+        Json::Object(map) => {
             // Key order must not matter: combine per-entry hashes commutatively.
             state.write_u8(5);
             let mut sum: u64 = 0;
-            for (key, value) in map {
+            for (key, value) in map.iter() {
                 let mut entry = ahash::AHasher::default();
                 key.hash(&mut entry);
                 work += key.len() / BYTES_PER_WORK + hash_within(value, &mut entry, depth + 1);
@@ -150,7 +162,7 @@ impl ValueIndex {
     /// Whether `value` equals one of `values` (the list the index was built from), and
     /// the work: hashing it ([`hash`]'s), a binary search's steps, and one per value it
     /// was compared with (all of them at worst, should every hash collide).
-    pub(crate) fn contains(&self, values: &[Value], value: &Value) -> (bool, usize) {
+    pub(crate) fn contains<'i, V: View<'i>>(&self, values: &[Value], value: V) -> (bool, usize) {
         let (key, hashed) = digest(value);
         let start = self.keyed.partition_point(|&(k, _)| k < key);
         let search = self.keyed.len().checked_ilog2().unwrap_or(0) as usize;
@@ -177,7 +189,7 @@ impl ValueIndex {
 }
 
 /// `value`'s hash, and the work of computing it.
-fn digest(value: &Value) -> (u64, usize) {
+fn digest<'i, V: View<'i>>(value: V) -> (u64, usize) {
     let mut state = ahash::AHasher::default();
     let work = hash(value, &mut state);
     (state.finish(), work)
@@ -185,41 +197,42 @@ fn digest(value: &Value) -> (u64, usize) {
 
 /// Whether all items of `items` are distinct JSON values.
 #[inline]
-pub(crate) fn all_unique(items: &[Value]) -> bool {
+pub(crate) fn all_unique<'i, A: ArrayView<'i>>(items: A) -> bool {
     // Most arrays checked are short lists of a few strings (jsconfig's `lib`, `files`):
     // no call and no frame for the hashing paths' stack buffers.
-    match items {
-        [] | [_] => true,
-        [a, b] => !equal(a, b),
+    match (items.len(), items.get(0), items.get(1)) {
+        (2, Some(a), Some(b)) => !equal(a, b),
+        (0..=2, ..) => true,
         _ => several_unique(items),
     }
 }
 
 /// [`all_unique`] of three items or more.
 #[inline(never)]
-fn several_unique(items: &[Value]) -> bool {
+fn several_unique<'i, A: ArrayView<'i>>(items: A) -> bool {
     // Quadratic comparison is cheapest for short arrays and allocates nothing. A pair of
     // distinct items usually differs at its first member, while hashing reads each item
     // whole: so up to 24 strings or numbers, but fewer small objects (24 `{"name",
     // "enabled"}` objects: 276 pairs of two key lookups each, where hashing each once
     // costs a fifth), a few more for objects of more members.
-    let quadratic_up_to = match items.first() {
-        Some(Value::Object(map)) => (3 * map.len()).clamp(8, 24),
-        Some(Value::Array(items)) => (3 * items.len()).clamp(8, 24),
+    let quadratic_up_to = match items.get(0).map(View::json) {
+        Some(Json::Object(map)) => (3 * map.len()).clamp(8, 24),
+        Some(Json::Array(items)) => (3 * items.len()).clamp(8, 24),
         _ => 24,
     };
     if items.len() <= quadratic_up_to {
+        let text = |item: A::Item| match item.json() {
+            Json::String(text) => Some(text),
+            _ => None,
+        };
         // The commonest unique list, of strings (tags, file names, features): compared
         // as texts, without `equal`'s call and dispatch on kinds.
-        if items.iter().all(Value::is_string) {
-            let same = |a: &Value, b: &Value| a.as_str() == b.as_str();
+        if items.iter().all(|item| text(item).is_some()) {
             return (items.iter().enumerate())
-                .all(|(i, a)| items[i + 1..].iter().all(|b| !same(a, b)));
+                .all(|(i, a)| items.iter().skip(i + 1).all(|b| text(a) != text(b)));
         }
-        return items
-            .iter()
-            .enumerate()
-            .all(|(i, a)| items[i + 1..].iter().all(|b| !equal(a, b)));
+        return (items.iter().enumerate())
+            .all(|(i, a)| items.iter().skip(i + 1).all(|b| !equal(a, b)));
     }
     // Up to a few hundred items, hashes sorted on the stack find the candidates for a
     // repeat without allocating; beyond, sorted in a buffer of their own.
@@ -236,17 +249,19 @@ fn several_unique(items: &[Value]) -> bool {
 /// position, sorted, and items are compared only within a run of equal hashes. Sorting
 /// beats a hash map of buckets on long arrays (a third of the time on 150,000 numbers,
 /// which fill the map's memory in no order).
-fn distinct_hashes(items: &[Value], keyed: &mut [(u64, u32)]) -> bool {
+fn distinct_hashes<'i, A: ArrayView<'i>>(items: A, keyed: &mut [(u64, u32)]) -> bool {
     for (slot, (i, item)) in keyed.iter_mut().zip(items.iter().enumerate()) {
         *slot = (digest(item).0, i as u32);
     }
     keyed.sort_unstable();
     keyed.chunk_by(|a, b| a.0 == b.0).all(|run| {
         run.iter().enumerate().all(|(k, &(_, i))| {
-            let a = &items[i as usize];
+            let Some(a) = items.get(i as usize) else {
+                return false;
+            };
             run[k + 1..]
                 .iter()
-                .all(|&(_, j)| !equal(a, &items[j as usize]))
+                .all(|&(_, j)| items.get(j as usize).is_none_or(|b| !equal(a, b)))
         })
     })
 }
@@ -307,7 +322,7 @@ mod tests {
             }
             let pairs = (0..items.len())
                 .all(|i| (i + 1..items.len()).all(|j| !equal(&items[i], &items[j])));
-            proptest::prop_assert_eq!(all_unique(&items), pairs);
+            proptest::prop_assert_eq!(all_unique(items.as_slice()), pairs);
             for (i, a) in items.iter().enumerate() {
                 for b in &items[i + 1..] {
                     if equal(a, b) {
@@ -327,7 +342,7 @@ mod tests {
             let items: Vec<Value> = texts.into_iter().map(Value::String).collect();
             let pairs = (0..items.len())
                 .all(|i| (i + 1..items.len()).all(|j| items[i] != items[j]));
-            proptest::prop_assert_eq!(all_unique(&items), pairs);
+            proptest::prop_assert_eq!(all_unique(items.as_slice()), pairs);
             for (a, b) in items.iter().zip(items.iter().skip(1)) {
                 proptest::prop_assert_eq!(equal(a, b), a == b);
             }
@@ -377,14 +392,14 @@ mod tests {
     #[test]
     fn uniqueness_agrees_between_small_and_large_arrays() {
         let mut items: Vec<Value> = (0..100).map(|i| json!({"n": i})).collect();
-        assert!(all_unique(&items));
+        assert!(all_unique(items.as_slice()));
         items.push(json!({"n": 42.0}));
-        assert!(!all_unique(&items));
-        assert!(!all_unique(&[json!(1), json!(1.0)]));
+        assert!(!all_unique(items.as_slice()));
+        assert!(!all_unique(&[json!(1), json!(1.0)][..]));
         // Beyond the stack's 256, the buffer of sorted hashes.
         let mut items: Vec<Value> = (0..1000).map(|i| json!([i, {"n": i}])).collect();
-        assert!(all_unique(&items));
+        assert!(all_unique(items.as_slice()));
         items.insert(500, json!([999.0, {"n": 999}]));
-        assert!(!all_unique(&items));
+        assert!(!all_unique(items.as_slice()));
     }
 }

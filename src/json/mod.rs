@@ -12,3 +12,4 @@ pub(crate) mod number;
 pub(crate) mod object;
 pub(crate) mod pointer;
 pub(crate) mod types;
+pub(crate) mod view;

@@ -1,6 +1,6 @@
 //! The seven JSON Schema primitive types as a one-byte set.
 
-use serde_json::Value;
+use super::view::{Json, NumberView, ObjectView, View};
 
 /// A set of JSON Schema types, one bit each; `number` includes `integer`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -38,14 +38,14 @@ impl TypeSet {
     /// The broad kind of `value` as a set: a number is `number` and `integer` both, so
     /// that a set containing either may accept it. For [`TypeSet::admits`].
     #[inline(always)]
-    pub(crate) fn kind(value: &Value) -> TypeSet {
-        match value {
-            Value::Null => Self::NULL,
-            Value::Bool(_) => Self::BOOLEAN,
-            Value::Number(_) => Self::NUMBER,
-            Value::String(_) => Self::STRING,
-            Value::Array(_) => Self::ARRAY,
-            Value::Object(_) => Self::OBJECT,
+    pub(crate) fn kind<'i, V: View<'i>>(value: V) -> TypeSet {
+        match value.json() {
+            Json::Null => Self::NULL,
+            Json::Bool(_) => Self::BOOLEAN,
+            Json::Number(_) => Self::NUMBER,
+            Json::String(_) => Self::STRING,
+            Json::Array(_) => Self::ARRAY,
+            Json::Object(_) => Self::OBJECT,
         }
     }
 
@@ -54,14 +54,14 @@ impl TypeSet {
 
     /// The kind of `value` as an index: null, boolean, number, string, array, object.
     #[inline(always)]
-    pub(crate) fn kind_index(value: &Value) -> usize {
-        match value {
-            Value::Null => 0,
-            Value::Bool(_) => 1,
-            Value::Number(_) => 2,
-            Value::String(_) => 3,
-            Value::Array(_) => 4,
-            Value::Object(_) => 5,
+    pub(crate) fn kind_index<'i, V: View<'i>>(value: V) -> usize {
+        match value.json() {
+            Json::Null => 0,
+            Json::Bool(_) => 1,
+            Json::Number(_) => 2,
+            Json::String(_) => 3,
+            Json::Array(_) => 4,
+            Json::Object(_) => 5,
         }
     }
 
@@ -112,15 +112,15 @@ impl TypeSet {
     /// is a table lookup and a mask; only a number that this misses (against a set with
     /// `integer` but not `number`) asks whether it is integral.
     #[inline(always)]
-    pub(crate) fn matches(self, value: &Value) -> bool {
+    pub(crate) fn matches<'i, V: View<'i>>(self, value: V) -> bool {
         const NUMBER_ONLY: u8 = 1 << 3;
-        let bit = match value {
-            Value::Null => Self::NULL.0,
-            Value::Bool(_) => Self::BOOLEAN.0,
-            Value::Number(_) => NUMBER_ONLY,
-            Value::String(_) => Self::STRING.0,
-            Value::Array(_) => Self::ARRAY.0,
-            Value::Object(_) => Self::OBJECT.0,
+        let bit = match value.json() {
+            Json::Null => Self::NULL.0,
+            Json::Bool(_) => Self::BOOLEAN.0,
+            Json::Number(_) => NUMBER_ONLY,
+            Json::String(_) => Self::STRING.0,
+            Json::Array(_) => Self::ARRAY.0,
+            Json::Object(_) => Self::OBJECT.0,
         };
         if self.0 & bit != 0 {
             return true;
@@ -133,8 +133,8 @@ impl TypeSet {
     /// loop of its own: inside the interpreter's large recursive functions LLVM kept the
     /// B-tree iterator's `next` or the check itself out of line, a call per key.
     #[inline(never)]
-    pub(crate) fn matches_all_values(self, map: &serde_json::Map<String, Value>) -> bool {
-        for value in map.values() {
+    pub(crate) fn matches_all_values<'i, O: ObjectView<'i>>(self, map: O) -> bool {
+        for (_, value) in map.iter() {
             if !self.matches(value) {
                 return false;
             }
@@ -175,27 +175,30 @@ pub(crate) const NAMES: [&str; 7] = [
 
 /// The JSON Schema type of `value` as an index into [`NAMES`] (`integer` for a number
 /// without a fraction): one byte, which an error keeps for its masked message.
-pub(crate) fn type_index(value: &Value) -> u8 {
-    match value {
-        Value::Null => 0,
-        Value::Bool(_) => 1,
-        Value::Number(n) if super::number::is_integer(n) => 2,
-        Value::Number(_) => 3,
-        Value::String(_) => 4,
-        Value::Array(_) => 5,
-        Value::Object(_) => 6,
+pub(crate) fn type_index<'i, V: View<'i>>(value: V) -> u8 {
+    match value.json() {
+        Json::Null => 0,
+        Json::Bool(_) => 1,
+        Json::Number(n) if n.is_integer() => 2,
+        Json::Number(_) => 3,
+        Json::String(_) => 4,
+        Json::Array(_) => 5,
+        Json::Object(_) => 6,
     }
 }
 
 /// The JSON Schema type name of `value`, for messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
+pub(crate) fn type_name<'i, V: View<'i>>(value: V) -> &'static str {
     NAMES[usize::from(type_index(value))]
 }
 
 /// Whether `value` is an integer: out of line, the rare question of [`TypeSet::matches`].
 #[inline(never)]
-fn is_integer(value: &Value) -> bool {
-    value.as_number().is_some_and(super::number::is_integer)
+fn is_integer<'i, V: View<'i>>(value: V) -> bool {
+    match value.json() {
+        Json::Number(n) => n.is_integer(),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

@@ -211,14 +211,14 @@ impl<const D: usize> Walk<D> {
                     !names.is_empty()
                         && (names.iter())
                             .all(|name| name.as_str().and_then(TypeSet::from_name).is_some())
-                        && equal::all_unique(names)
+                        && equal::all_unique(names.as_slice())
                 }
                 _ => false,
             },
             Shape::Array => value.is_array(),
             Shape::DistinctArray => value
                 .as_array()
-                .is_some_and(|items| !items.is_empty() && equal::all_unique(items)),
+                .is_some_and(|items| !items.is_empty() && equal::all_unique(items.as_slice())),
             Shape::String => value.is_string(),
             Shape::Id => value.as_str().is_some_and(|id| match id.find('#') {
                 Some(at) => at + 1 == id.len(),

@@ -40,6 +40,7 @@ pub(crate) type RegexId = Id<Pattern>;
 use crate::ids::{Id, NodeId, ScopeId, Span, StrId};
 use crate::json::equal::{equal, ValueIndex};
 use crate::json::types::TypeSet;
+use crate::json::view::{Json, View};
 use crate::names::same_bytes;
 use crate::regex::{Pattern, StepLimit};
 use serde_json::{Number, Value};
@@ -263,7 +264,7 @@ impl Program {
     /// Whether `value` equals an option of the [`Node::Enum`] of `span`, and the work:
     /// one per option compared, or, for an enum indexed by hash, what the index did.
     #[inline]
-    pub(crate) fn enum_contains(&self, span: Span, value: &Value) -> (bool, usize) {
+    pub(crate) fn enum_contains<'i, V: View<'i>>(&self, span: Span, value: V) -> (bool, usize) {
         let options = &self.values[span];
         if options.len() >= ValueIndex::WORTH_FROM {
             let at = self
@@ -273,12 +274,12 @@ impl Program {
                 return self.enum_indexes[at].1.contains(options, value);
             }
         }
-        let found = match value {
+        let found = match value.json() {
             // A string in line, as a `const` is (see `vm::leaf`).
-            Value::String(text) => options.iter().any(|option| {
+            Json::String(text) => options.iter().any(|option| {
                 matches!(option, Value::String(listed) if same_bytes(text.as_bytes(), listed.as_bytes()))
             }),
-            value => options.iter().any(|option| equal(value, option)),
+            _ => options.iter().any(|option| equal(value, option)),
         };
         (found, options.len())
     }

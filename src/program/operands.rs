@@ -7,6 +7,7 @@ use crate::formats::Checker;
 use crate::ids::{NodeId, Span, StrId};
 use crate::json::equal::equal;
 use crate::json::types::TypeSet;
+use crate::json::view::{Json, View};
 use crate::names::NameSet;
 use serde_json::Value;
 
@@ -48,8 +49,8 @@ impl Switch {
     }
 
     /// The positions of the branches that may accept `value` for the property.
-    pub(crate) fn case(&self, value: &Value) -> &[u32] {
-        let Some(value) = value.as_str() else {
+    pub(crate) fn case<'i, V: View<'i>>(&self, value: V) -> &[u32] {
+        let Json::String(value) = value.json() else {
             return &self.open;
         };
         match self.values.position(value) {
@@ -110,11 +111,11 @@ pub(crate) struct Case {
 impl Cases {
     /// The branch the chain takes for `value` of the property.
     #[inline]
-    pub(crate) fn case(&self, value: &Value) -> Case {
-        let found = match value {
-            Value::String(text) => (self.strings.position(text)).map(|i| self.string_cases[i]),
-            other => (self.other_cases.iter())
-                .find(|(listed, _)| equal(listed, other))
+    pub(crate) fn case<'i, V: View<'i>>(&self, value: V) -> Case {
+        let found = match value.json() {
+            Json::String(text) => (self.strings.position(text)).map(|i| self.string_cases[i]),
+            _ => (self.other_cases.iter())
+                .find(|(listed, _)| equal(value, listed))
                 .map(|&(_, case)| case),
         };
         found.unwrap_or(self.unlisted)

@@ -10,6 +10,7 @@ use super::{Annotating, Journal, Logged, Mode, Step, Vm};
 use crate::evaluation::Annotation;
 use crate::ids::{Id, NodeId};
 use crate::json::pointer;
+use crate::json::view::{Json, View};
 use crate::program::{applicators, other_leaves, AnnotationSet, Node};
 use serde_json::Value;
 
@@ -30,7 +31,7 @@ where
     /// [`Vm::eval`] in the annotating mode: a `$ref` extends the evaluation path, and a
     /// failure drops the annotations recorded since the node began.
     #[inline(never)]
-    pub(super) fn eval_annotating(&mut self, id: NodeId, instance: &Value) -> bool {
+    pub(super) fn eval_annotating<'i, V: View<'i>>(&mut self, id: NodeId, instance: V) -> bool {
         let program = self.program;
         let frame = match program.nodes[id.index()] {
             Node::Ref(_) => {
@@ -64,11 +65,11 @@ where
 
     /// Records the annotations of the schema object of `table` (node `id`) for the
     /// current instance location. Always passes.
-    pub(super) fn record_annotations(
+    pub(super) fn record_annotations<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
         table: Id<AnnotationSet>,
-        instance: &Value,
+        instance: V,
     ) -> bool {
         if !self.annotating() {
             return true;
@@ -81,7 +82,7 @@ where
         };
         let instance_location: String = state.path.concat();
         for (keyword, value, strings_only) in &set.entries {
-            if *strings_only && !instance.is_string() {
+            if *strings_only && !matches!(instance.json(), Json::String(_)) {
                 continue;
             }
             let keyword_location = pointer::join(&object, keyword);

@@ -9,6 +9,7 @@ use super::show::counted;
 use super::{Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{Id, NodeId, Span};
+use crate::json::view::{ArrayView, Json, ObjectView, View};
 use crate::program::{Items, Node, Settle, Unevaluated};
 use serde_json::Value;
 use std::fmt::Write;
@@ -18,8 +19,13 @@ where
     Mode<EXPLAIN>: Logged,
 {
     #[inline(never)]
-    pub(super) fn items(&mut self, id: NodeId, instance: &Value, table: Id<Items>) -> bool {
-        let Value::Array(items) = instance else {
+    pub(super) fn items<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        table: Id<Items>,
+    ) -> bool {
+        let Json::Array(items) = instance.json() else {
             return true;
         };
         let program = self.program;
@@ -44,9 +50,10 @@ where
             }
         }
         if let Some(rest) = spec.rest {
-            let rest_items = items.get(prefix.len()..).unwrap_or_default();
+            let rest_len = items.len().saturating_sub(prefix.len());
+            let rest_items = || items.iter().skip(prefix.len());
             let rest_node = program.nodes[rest.index()];
-            if rest_node == Node::Invalid && !rest_items.is_empty() {
+            if rest_node == Node::Invalid && rest_len > 0 {
                 return self.fail(id, Kind::Unexpected, |out| {
                     let (most, got) = (prefix.len(), items.len());
                     let _ = write!(
@@ -58,12 +65,12 @@ where
             }
             // One budget charge for the run; each item is settled as the compiler
             // decided, the decision taken once for the whole array.
-            if !self.spend(id, rest_items.len()) {
+            if !self.spend(id, rest_len) {
                 return false;
             }
             let passed = match spec.rest_settle {
                 Settle::Pass => true,
-                Settle::Type(set) if !EXPLAIN => rest_items.iter().all(|item| set.matches(item)),
+                Settle::Type(set) if !EXPLAIN => rest_items().all(|item| set.matches(item)),
                 settle @ (Settle::Fail
                 | Settle::Strings(_)
                 | Settle::Text { .. }
@@ -75,29 +82,34 @@ where
                 | Settle::Leaf)
                     if !EXPLAIN =>
                 {
-                    rest_items.iter().all(|item| {
+                    rest_items().all(|item| {
                         let (ok, work) =
                             leaf::settled(program, settle, rest, item).unwrap_or((false, 0));
                         self.paid(id, ok, work)
                     })
                 }
                 Settle::Exact(table) if !EXPLAIN && !self.tracking => {
-                    self.nested_items(rest, rest_items, |vm, item| {
-                        item.is_object().then(|| vm.exact_record(rest, item, table))
+                    self.nested_items(rest, rest_items(), |vm, item| match item.json() {
+                        Json::Object(_) if V::Object::KEYS_IN_BYTE_ORDER => {
+                            Some(vm.exact_record(rest, item, table))
+                        }
+                        Json::Object(_) => Some(vm.properties(rest, item, table)),
+                        _ => None,
                     })
                 }
                 Settle::Record(table) if !EXPLAIN && !self.tracking => {
-                    self.nested_items(rest, rest_items, |vm, item| {
-                        item.is_object().then(|| vm.properties(rest, item, table))
+                    self.nested_items(rest, rest_items(), |vm, item| {
+                        matches!(item.json(), Json::Object(_))
+                            .then(|| vm.properties(rest, item, table))
                     })
                 }
                 Settle::List(table) if !EXPLAIN && !self.tracking => {
-                    self.nested_items(rest, rest_items, |vm, item| {
-                        item.is_array().then(|| vm.items(rest, item, table))
+                    self.nested_items(rest, rest_items(), |vm, item| {
+                        matches!(item.json(), Json::Array(_)).then(|| vm.items(rest, item, table))
                     })
                 }
                 Settle::ByKind(table) if !EXPLAIN && !self.tracking => {
-                    self.nested_items(rest, rest_items, |vm, item| {
+                    self.nested_items(rest, rest_items(), |vm, item| {
                         Some(vm.by_kind(rest, item, table))
                     })
                 }
@@ -141,19 +153,19 @@ where
     /// item the table does not take as it is). Such an item, or one the budget cannot
     /// pay for, is evaluated as any child is.
     #[inline(never)]
-    fn nested_items(
+    fn nested_items<'i, V: View<'i>>(
         &mut self,
         node: NodeId,
-        items: &[Value],
-        run: impl Fn(&mut Self, &Value) -> Option<bool>,
+        items: impl ExactSizeIterator<Item = V>,
+        run: impl Fn(&mut Self, V) -> Option<bool>,
     ) -> bool {
-        if items.is_empty() {
+        if items.len() == 0 {
             return true;
         }
         if self.no_level_below() {
             return self.stop(node);
         }
-        for (i, item) in items.iter().enumerate() {
+        for (i, item) in items.enumerate() {
             let ran = match self.steps {
                 0 => None,
                 _ => {
@@ -182,7 +194,7 @@ where
     /// The size checks folded into an `items` table ([`crate::program::Items::sizes`]),
     /// run as the conjunction they were a part of; out of line, off the common path.
     #[inline(never)]
-    fn size_checks(&mut self, checks: Span, instance: &Value) -> bool {
+    fn size_checks<'i, V: View<'i>>(&mut self, checks: Span, instance: V) -> bool {
         self.all(checks, instance)
     }
 
@@ -210,15 +222,15 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn contains(
+    pub(super) fn contains<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         schema: NodeId,
         min: u32,
         max: u32,
     ) -> bool {
-        let Value::Array(items) = instance else {
+        let Json::Array(items) = instance.json() else {
             return true;
         };
         let mut count: u64 = 0;
@@ -274,10 +286,10 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn unevaluated(
+    pub(super) fn unevaluated<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         table: Id<Unevaluated>,
     ) -> bool {
         let program = self.program;
@@ -289,14 +301,14 @@ where
         // What `unevaluated*` applied to, for their annotations.
         let mut names: Vec<Value> = Vec::new();
         let mut any_item = false;
-        if let (Some(node), Value::Object(map), true) =
-            (spec.properties, instance, ok || self.keep_going())
+        if let (Some(node), Json::Object(map), true) =
+            (spec.properties, instance.json(), ok || self.keep_going())
         {
             let settle = Settle::of(program, node);
-            for (key, value) in map {
+            for (key, value) in map.iter() {
                 if !evaluated.property(key.as_ptr() as usize) {
                     if self.annotating() {
-                        names.push(Value::from(key.as_str()));
+                        names.push(Value::from(key));
                     }
                     ok &= self.additional(id, node, settle, key, value);
                     if !ok && !self.keep_going() {
@@ -305,8 +317,8 @@ where
                 }
             }
         }
-        if let (Some(node), Value::Array(items), true) =
-            (spec.items, instance, ok || self.keep_going())
+        if let (Some(node), Json::Array(items), true) =
+            (spec.items, instance.json(), ok || self.keep_going())
         {
             for (i, item) in items.iter().enumerate() {
                 if evaluated.item(i) {
@@ -344,14 +356,14 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn property_names(&mut self, instance: &Value, node: NodeId) -> bool {
-        let Value::Object(map) = instance else {
+    pub(super) fn property_names<'i, V: View<'i>>(&mut self, instance: V, node: NodeId) -> bool {
+        let Json::Object(map) = instance.json() else {
             return true;
         };
         let mut ok = true;
         let program = self.program;
         let leaf = program.nodes[node.index()];
-        for key in map.keys() {
+        for (key, _) in map.iter() {
             // Most name schemas (`pattern`, `maxLength`, `enum`) read the name as text:
             // no string value is built for them. The steps are a child evaluation's.
             if let Some((passed, work)) = leaf::on_name(program, leaf, key) {
@@ -362,7 +374,7 @@ where
                     return false;
                 }
             }
-            let name = Value::String(key.clone());
+            let name = Value::String(key.to_owned());
             // A name is not a place in the instance: what it was annotated with goes.
             let annotations = self.annotation_count();
             let passed = self.descend(node, &name, Step::Key(key));

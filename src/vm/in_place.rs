@@ -8,6 +8,7 @@ use super::{leaf, Journal, Logged, Message, Mode, Step, Vm};
 use crate::error::{ErrorDetails, ValidationError, ValidationErrorKind as Kind};
 use crate::ids::{Id, NodeId, ScopeId, Span};
 use crate::json::types::TypeSet;
+use crate::json::view::{Json, ObjectView, View};
 use crate::program::facts::{self, Tag};
 use crate::program::{ByKind, Case, Cases, DynamicRef, Node, Program, Settle, Switch};
 use serde_json::Value;
@@ -19,7 +20,7 @@ where
     Mode<EXPLAIN>: Logged,
 {
     #[inline(never)]
-    pub(super) fn any_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
+    pub(super) fn any_of<'i, V: View<'i>>(&mut self, id: NodeId, instance: V, span: Span) -> bool {
         let mut any = false;
         let kind = TypeSet::kind(instance);
         for &child in &self.program.edges[span] {
@@ -37,11 +38,11 @@ where
                 self.truncate_marks(marks);
             }
         }
-        any || self.no_branch_passed(id, instance, false, span, None)
+        any || (EXPLAIN && self.no_branch_passed(id, &instance.to_value(), false, span, None))
     }
 
     #[inline(never)]
-    pub(super) fn one_of(&mut self, id: NodeId, instance: &Value, span: Span) -> bool {
+    pub(super) fn one_of<'i, V: View<'i>>(&mut self, id: NodeId, instance: V, span: Span) -> bool {
         let mut passed: Option<usize> = None;
         let kind = TypeSet::kind(instance);
         for (i, &child) in self.program.edges[span].iter().enumerate() {
@@ -52,14 +53,15 @@ where
             let marks = self.marks_len();
             if self.verdict(child, instance) {
                 if let Some(first) = passed {
-                    return self.two_branches_passed(id, instance, first, i);
+                    return EXPLAIN && self.two_branches_passed(id, &instance.to_value(), first, i);
                 }
                 passed = Some(i);
             } else {
                 self.truncate_marks(marks);
             }
         }
-        passed.is_some() || self.no_branch_passed(id, instance, true, span, None)
+        passed.is_some()
+            || (EXPLAIN && self.no_branch_passed(id, &instance.to_value(), true, span, None))
     }
 
     /// Records that no branch of an `anyOf` (or, with `one`, a `oneOf`) accepted
@@ -131,7 +133,7 @@ where
         };
         let best = explained.as_deref().and_then(closest);
         self.fail(id, kind, |out| {
-            out.value(instance);
+            out.value(&instance.to_value());
             out.push_str(" is not valid under any of the schemas in ");
             out.push_str(keyword);
             if let Some((position, _)) = best {
@@ -230,7 +232,7 @@ where
         second: usize,
     ) -> bool {
         self.fail(id, Kind::OneOf, |out| {
-            out.value(instance);
+            out.value(&instance.to_value());
             let _ = write!(
                 out,
                 " is valid under more than one of the schemas in oneOf (#{first} and #{second})"
@@ -276,11 +278,16 @@ where
     /// reaches the fast mode's verdict (see [`super::first_error`]); its error is the
     /// general path's summary, which names no branch.
     #[inline(never)]
-    pub(super) fn switch(&mut self, id: NodeId, instance: &Value, table: Id<Switch>) -> bool {
+    pub(super) fn switch<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        table: Id<Switch>,
+    ) -> bool {
         let program = self.program;
         let spec = &program.switches[table];
-        let candidates = match instance {
-            Value::Object(map) => match crate::json::object::get(map, &spec.property) {
+        let candidates = match instance.json() {
+            Json::Object(map) => match map.get(&spec.property) {
                 Some(tag) => spec.case(tag),
                 None => &spec.absent,
             },
@@ -299,7 +306,8 @@ where
             let marks = self.marks_len();
             if self.branch_verdict(id, branches[position], spec.settles[position], instance) {
                 if let (true, Some(first)) = (spec.one, passed) {
-                    return self.two_branches_passed(id, instance, first, position);
+                    return EXPLAIN
+                        && self.two_branches_passed(id, &instance.to_value(), first, position);
                 }
                 passed = Some(position);
                 if !spec.one && !self.tracking && !self.annotating() {
@@ -310,7 +318,14 @@ where
             }
         }
         passed.is_some()
-            || self.no_branch_passed(id, instance, spec.one, spec.branches, Some(candidates))
+            || (EXPLAIN
+                && self.no_branch_passed(
+                    id,
+                    &instance.to_value(),
+                    spec.one,
+                    spec.branches,
+                    Some(candidates),
+                ))
     }
 
     /// The verdict of a union's `branch` on `instance`, settled as the compiler decided
@@ -318,12 +333,12 @@ where
     /// mode alike (so with the same budget), its errors discarded; where evaluations are
     /// marked, or annotations kept, evaluated in full.
     #[inline(always)]
-    fn branch_verdict(
+    fn branch_verdict<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
         branch: NodeId,
         settle: Settle,
-        instance: &Value,
+        instance: V,
     ) -> bool {
         let here = Step::Index(0);
         if self.tracking || self.annotating() {
@@ -337,7 +352,12 @@ where
 
     /// A [`crate::program::ByKind`] union: the branch of the value's kind decides.
     #[inline(never)]
-    pub(super) fn by_kind(&mut self, id: NodeId, instance: &Value, table: Id<ByKind>) -> bool {
+    pub(super) fn by_kind<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        table: Id<ByKind>,
+    ) -> bool {
         let spec = &self.program.by_kinds[table];
         let kind = TypeSet::kind_index(instance);
         if let Some(branch) = spec.by_kind[kind] {
@@ -347,7 +367,7 @@ where
             }
             self.truncate_marks(marks);
         }
-        self.no_branch_passed(id, instance, spec.one, spec.branches, None)
+        EXPLAIN && self.no_branch_passed(id, &instance.to_value(), spec.one, spec.branches, None)
     }
 
     /// [`Vm::by_kind`] as [`Vm::nest`] runs it in the fast mode (no marks, no
@@ -357,7 +377,7 @@ where
     /// and a second dispatch there. Out of line: inlined, it grows every properties loop
     /// (1-3% more instructions on most warm cases, measured).
     #[inline(never)]
-    pub(super) fn union_in_place(&mut self, value: &Value, table: Id<ByKind>) -> bool {
+    pub(super) fn union_in_place<'i, V: View<'i>>(&mut self, value: V, table: Id<ByKind>) -> bool {
         let spec = &self.program.by_kinds[table];
         let kind = TypeSet::kind_index(value);
         let Some(branch) = spec.by_kind[kind] else {
@@ -372,7 +392,7 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn not(&mut self, id: NodeId, instance: &Value, child: NodeId) -> bool {
+    pub(super) fn not<'i, V: View<'i>>(&mut self, id: NodeId, instance: V, child: NodeId) -> bool {
         let marks = self.marks_len();
         let tracking = std::mem::replace(&mut self.tracking, false);
         let inner = self.verdict(child, instance);
@@ -380,15 +400,15 @@ where
         self.truncate_marks(marks);
         !inner
             || self.fail(id, Kind::Not, |out| {
-                out.value(instance);
+                out.value(&instance.to_value());
                 out.push_str(" must not be valid under the schema in not");
             })
     }
 
     #[inline(never)]
-    pub(super) fn condition(
+    pub(super) fn condition<'i, V: View<'i>>(
         &mut self,
-        instance: &Value,
+        instance: V,
         test: NodeId,
         then: NodeId,
         otherwise: NodeId,
@@ -404,13 +424,19 @@ where
     /// [`Vm::eval`], a call and a dispatch less per link, with the step and the level an
     /// evaluation takes (the caller restores the depth).
     #[inline(always)]
-    fn chain(&mut self, instance: &Value, test: NodeId, then: NodeId, otherwise: NodeId) -> bool {
+    fn chain<'i, V: View<'i>>(
+        &mut self,
+        instance: V,
+        test: NodeId,
+        then: NodeId,
+        otherwise: NodeId,
+    ) -> bool {
         let (mut test, mut then, mut otherwise) = (test, then, otherwise);
         let mut looked = None;
         loop {
             let marks = self.marks_len();
-            let passed = match instance {
-                Value::Object(map) if !EXPLAIN => self.link_test(test, instance, map, &mut looked),
+            let passed = match instance.json() {
+                Json::Object(map) if !EXPLAIN => self.link_test(test, instance, map, &mut looked),
                 _ => self.verdict(test, instance),
             };
             if passed {
@@ -446,13 +472,18 @@ where
     /// count), the chain as written. Both modes look up alike, so they spend alike, and
     /// the errors are the branch's: a chain's tests report none.
     #[inline(never)]
-    pub(super) fn cases(&mut self, id: NodeId, instance: &Value, table: Id<Cases>) -> bool {
+    pub(super) fn cases<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        table: Id<Cases>,
+    ) -> bool {
         let cases = &self.program.cases[table];
         if self.tracking {
             return self.condition(instance, cases.test, cases.then, cases.otherwise);
         }
-        let case = match instance {
-            Value::Object(map) => match crate::json::object::get(map, &cases.property) {
+        let case = match instance.json() {
+            Json::Object(map) => match map.get(&cases.property) {
                 Some(value) => cases.case(value),
                 None => cases.absent,
             },
@@ -465,7 +496,7 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn annotations(&mut self, instance: &Value, test: NodeId) -> bool {
+    pub(super) fn annotations<'i, V: View<'i>>(&mut self, instance: V, test: NodeId) -> bool {
         if self.tracking || self.annotating() {
             let marks = self.marks_len();
             if !self.verdict(test, instance) {
@@ -476,7 +507,11 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn dynamic_ref(&mut self, instance: &Value, table: Id<DynamicRef>) -> bool {
+    pub(super) fn dynamic_ref<'i, V: View<'i>>(
+        &mut self,
+        instance: V,
+        table: Id<DynamicRef>,
+    ) -> bool {
         let program = self.program;
         let dynamic = &program.dynamic_refs[table];
         let name = &program.strings[dynamic.anchor];
@@ -489,7 +524,12 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn scope(&mut self, instance: &Value, scope: ScopeId, body: NodeId) -> bool {
+    pub(super) fn scope<'i, V: View<'i>>(
+        &mut self,
+        instance: V,
+        scope: ScopeId,
+        body: NodeId,
+    ) -> bool {
         // A resource already on the scope changes nothing (the outermost entry wins),
         // so each is kept once: the scope's length then tells scopes apart.
         if self.scopes().contains(&scope) {
@@ -502,14 +542,14 @@ where
     }
 
     #[inline(never)]
-    pub(super) fn dependent_schemas(&mut self, instance: &Value, span: Span) -> bool {
-        let Value::Object(map) = instance else {
+    pub(super) fn dependent_schemas<'i, V: View<'i>>(&mut self, instance: V, span: Span) -> bool {
+        let Json::Object(map) = instance.json() else {
             return true;
         };
         let program = self.program;
         let mut ok = true;
         for &(key, node) in &program.dependent_schemas[span] {
-            if crate::json::object::has(map, &program.strings[key]) && !self.eval(node, instance) {
+            if map.get(&program.strings[key]).is_some() && !self.eval(node, instance) {
                 ok = false;
                 if !self.keep_going() {
                     break;

@@ -11,7 +11,8 @@ use super::show::{counted, Message};
 use crate::error::{ErrorDetails, ValidationErrorKind as Kind};
 use crate::ids::{Id, NodeId, NumId, Span};
 use crate::json::types::TypeSet;
-use crate::json::{equal, number, types};
+use crate::json::view::{ArrayView, Json, NumberView, ObjectView, View};
+use crate::json::{equal, types};
 use crate::names::same_bytes;
 use crate::program::RegexId;
 use crate::program::{
@@ -41,7 +42,7 @@ pub(super) fn pattern(program: &Program, regex: RegexId, text: &str) -> (bool, u
 /// first. A node that is not a leaf never gets here ([`Node::is_leaf`]); should one, it
 /// fails: no default passes.
 #[inline(always)]
-pub(crate) fn verdict(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+pub(crate) fn verdict<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usize) {
     match node {
         Node::Checks(table) => checks(program, table, value),
         Node::EachItem(rest) => each_item(program, rest, value),
@@ -54,34 +55,30 @@ pub(crate) fn verdict(program: &Program, node: Node, value: &Value) -> (bool, us
 /// at the call site; `None` for the kinds that need the interpreter (`Record`, `List`,
 /// `ByKind`, `Eval`).
 #[inline(always)]
-pub(crate) fn settled(
+pub(crate) fn settled<'i, V: View<'i>>(
     program: &Program,
     settle: Settle,
     node: NodeId,
-    value: &Value,
+    value: V,
 ) -> Option<(bool, usize)> {
     Some(match settle {
         Settle::Pass => (true, 0),
         Settle::Fail => (false, 0),
         Settle::Type(set) => (set.matches(value), 0),
         Settle::Strings(table) => {
-            let found = value
-                .as_str()
-                .is_some_and(|s| program.string_sets[table].contains(s));
+            let found = string_of(value).is_some_and(|s| program.string_sets[table].contains(s));
             (found, 0)
         }
         Settle::Range(table) => range(program, table, value),
         Settle::ChecksOrNull { branch, table } => or_null(program, branch, table, false, value),
         Settle::RangeOrNull { branch, table } => or_null(program, branch, table, true, value),
-        Settle::Pattern(regex) => match value {
+        Settle::Pattern(regex) => match value.json() {
             // The work of the `pattern` part of the list this settles.
-            Value::String(text) => pattern(program, regex, text),
+            Json::String(text) => pattern(program, regex, text),
             _ => (false, 0),
         },
         Settle::Text { min, max } => {
-            let fits = value
-                .as_str()
-                .is_some_and(|s| min_length(s, min) && max_length(s, max));
+            let fits = string_of(value).is_some_and(|s| min_length(s, min) && max_length(s, max));
             (fits, 0)
         }
         Settle::Checks(table) => checks(program, table, value),
@@ -99,15 +96,15 @@ pub(crate) fn settled(
 /// into every loop that settles values, and a larger arm there cost the loops that never
 /// meet one 1-2.5% (measured).
 #[inline(never)]
-fn or_null(
+fn or_null<'i, V: View<'i>>(
     program: &Program,
     branch: NodeId,
     table: Id<CheckList>,
     by_bounds: bool,
-    value: &Value,
+    value: V,
 ) -> (bool, usize) {
-    match value {
-        Value::Null => (true, 1),
+    match value.json() {
+        Json::Null => (true, 1),
         _ if !program.admits[branch.index()].admits(TypeSet::kind(value)) => (false, 0),
         _ => {
             let (ok, work) = match by_bounds {
@@ -121,12 +118,12 @@ fn or_null(
 
 /// A [`Settle::Range`] list: a number by its bounds alone, anything else by the list.
 #[inline(always)]
-fn range(program: &Program, table: Id<CheckList>, value: &Value) -> (bool, usize) {
+fn range<'i, V: View<'i>>(program: &Program, table: Id<CheckList>, value: V) -> (bool, usize) {
     let list = &program.check_lists[table];
     let parts = list.by_kind[CheckList::NUMBER].len as usize;
-    match (value, &list.bounds) {
-        (Value::Number(n), Some(bounds)) if list.types.matches(value) => {
-            match number::exact_f64(n) {
+    match (value.json(), &list.bounds) {
+        (Json::Number(n), Some(bounds)) if list.types.matches(value) => {
+            match n.exact_f64() {
                 // The verdict and the steps of the list's own run.
                 Some(x) => (bounds.admits(x), parts),
                 None => checks(program, table, value),
@@ -140,7 +137,11 @@ fn range(program: &Program, table: Id<CheckList>, value: &Value) -> (bool, usize
 /// kinds, then those of the value's own kind ([`CheckList`]), stopping at the first that
 /// fails; a step per part run. The compiler bounds how deeply `Checks` and the other
 /// fused leaves nest, so this recursion is shallow.
-pub(super) fn checks(program: &Program, table: Id<CheckList>, value: &Value) -> (bool, usize) {
+pub(super) fn checks<'i, V: View<'i>>(
+    program: &Program,
+    table: Id<CheckList>,
+    value: V,
+) -> (bool, usize) {
     let list = &program.check_lists[table];
     if !list.types.matches(value) {
         return (false, 1);
@@ -155,19 +156,19 @@ pub(super) fn checks(program: &Program, table: Id<CheckList>, value: &Value) -> 
     if !ok {
         return (false, work);
     }
-    let (kind, span) = match value {
-        Value::String(_) => (CheckList::STRING, list.by_kind[CheckList::STRING]),
-        Value::Number(_) => (CheckList::NUMBER, list.by_kind[CheckList::NUMBER]),
-        Value::Array(_) => (CheckList::ARRAY, list.by_kind[CheckList::ARRAY]),
-        Value::Object(_) => (CheckList::OBJECT, list.by_kind[CheckList::OBJECT]),
-        Value::Null | Value::Bool(_) => return (true, work),
+    let (kind, span) = match value.json() {
+        Json::String(_) => (CheckList::STRING, list.by_kind[CheckList::STRING]),
+        Json::Number(_) => (CheckList::NUMBER, list.by_kind[CheckList::NUMBER]),
+        Json::Array(_) => (CheckList::ARRAY, list.by_kind[CheckList::ARRAY]),
+        Json::Object(_) => (CheckList::OBJECT, list.by_kind[CheckList::OBJECT]),
+        Json::Null | Json::Bool(_) => return (true, work),
     };
     if span.len == 0 {
         return (true, work);
     }
-    let (ok, more) = match (kind, value) {
-        (CheckList::STRING, Value::String(text)) => string_parts(program, span, text),
-        (CheckList::NUMBER, Value::Number(n)) => match (&list.bounds, number::exact_f64(n)) {
+    let (ok, more) = match (kind, value.json()) {
+        (CheckList::STRING, Json::String(text)) => string_parts(program, span, text),
+        (CheckList::NUMBER, Json::Number(n)) => match (&list.bounds, n.exact_f64()) {
             // The same verdict as the parts' exact comparisons, and the same steps as
             // their run to the end.
             (Some(bounds), Some(x)) => (bounds.admits(x), span.len as usize),
@@ -180,7 +181,7 @@ pub(super) fn checks(program: &Program, table: Id<CheckList>, value: &Value) -> 
 
 /// The leaf parts in `span`, in order, until one fails.
 #[inline(always)]
-fn parts(program: &Program, span: Span, value: &Value) -> (bool, usize) {
+fn parts<'i, V: View<'i>>(program: &Program, span: Span, value: V) -> (bool, usize) {
     // One part (a `type: array` beside `items`, say), the commonest group: its
     // verdict without the setup of the loop.
     if let [part] = program.edges[span] {
@@ -193,13 +194,13 @@ fn parts(program: &Program, span: Span, value: &Value) -> (bool, usize) {
 /// [`fused_or_plain`] out of line, a small body that hands over to the part's own
 /// check.
 #[inline(never)]
-fn one_part(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+fn one_part<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usize) {
     fused_or_plain(program, node, value)
 }
 
 /// [`parts`] for groups of two or more.
 #[inline(never)]
-fn several_parts(program: &Program, span: Span, value: &Value) -> (bool, usize) {
+fn several_parts<'i, V: View<'i>>(program: &Program, span: Span, value: V) -> (bool, usize) {
     let mut work = 0;
     for &part in &program.edges[span] {
         let (ok, cost) = fused_or_plain(program, program.nodes[part.index()], value);
@@ -237,7 +238,7 @@ fn string_parts(program: &Program, span: Span, text: &str) -> (bool, usize) {
 
 /// Number parts (the bounds and `multipleOf`) on the number itself.
 #[inline(never)]
-fn number_parts(program: &Program, span: Span, n: &serde_json::Number) -> (bool, usize) {
+fn number_parts<N: NumberView>(program: &Program, span: Span, n: N) -> (bool, usize) {
     let mut work = 0;
     for &part in &program.edges[span] {
         let ok = match program.nodes[part.index()] {
@@ -245,7 +246,7 @@ fn number_parts(program: &Program, span: Span, n: &serde_json::Number) -> (bool,
             Node::Maximum(bound) => compare(program, n, bound) != Ordering::Greater,
             Node::ExclusiveMinimum(bound) => compare(program, n, bound) == Ordering::Greater,
             Node::ExclusiveMaximum(bound) => compare(program, n, bound) == Ordering::Less,
-            Node::MultipleOf(d) => number::is_multiple_of(n, &program.numbers[d]),
+            Node::MultipleOf(d) => n.is_multiple_of(&program.numbers[d]),
             // The compiler files only the five above here; anything else fails closed.
             _ => false,
         };
@@ -276,7 +277,7 @@ fn max_length(text: &str, max: u32) -> bool {
 /// their setup was hoisted out of the loops of [`checks`] and [`each_item`] and paid on
 /// every call, however few parts ran.
 #[inline(always)]
-fn fused_or_plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+fn fused_or_plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usize) {
     match node {
         Node::Type(set) => (set.matches(value), 0),
         Node::Checks(table) => checks(program, table, value),
@@ -290,7 +291,7 @@ fn fused_or_plain(program: &Program, node: Node, value: &Value) -> (bool, usize)
 
 /// [`plain`], not inlined (see [`fused_or_plain`]).
 #[inline(never)]
-fn plain_out_of_line(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+fn plain_out_of_line<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usize) {
     plain(program, node, value)
 }
 
@@ -299,15 +300,15 @@ fn plain_out_of_line(program: &Program, node: Node, value: &Value) -> (bool, usi
 /// that may meet one (over an object's properties, say) keep their code as it was; the
 /// loop over arrays of them inlines [`array_of_items`] instead.
 #[inline(never)]
-fn array_of(spec: &ArrayOf, value: &Value) -> (bool, usize) {
+fn array_of<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
     let (ok, work) = match spec.prefix.is_empty() {
         true => array_of_items(spec, value),
         false => array_of_prefixed(spec, value),
     };
     // `uniqueItems` last, as its own part: a step per item. Never in the loop over rings of
     // coordinates below, which it cost a fifth (GeoJSON, measured).
-    match value {
-        Value::Array(items) if ok && spec.unique => (equal::all_unique(items), work + items.len()),
+    match value.json() {
+        Json::Array(items) if ok && spec.unique => (equal::all_unique(items), work + items.len()),
         _ => (ok, work),
     }
 }
@@ -315,31 +316,30 @@ fn array_of(spec: &ArrayOf, value: &Value) -> (bool, usize) {
 /// [`array_of`] for an [`ArrayOf`] without a prefix (checked by the caller): every item
 /// of one type.
 #[inline(always)]
-fn array_of_items(spec: &ArrayOf, value: &Value) -> (bool, usize) {
-    let Value::Array(items) = value else {
+fn array_of_items<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
+    let Json::Array(items) = value.json() else {
         // Every other part checks arrays alone.
         let ok = spec.types.matches(value);
         return (ok, usize::from(!ok));
     };
     // The compiler fuses only types that admit arrays.
     let n = items.len();
-    let ok = n >= spec.min as usize && n <= spec.max as usize && all_of(spec.items, items);
+    let ok = n >= spec.min as usize && n <= spec.max as usize && all_of(spec.items, items.iter());
     (ok, n + spec.parts.len as usize)
 }
 
 /// [`array_of`] for an [`ArrayOf`] with a prefix.
 #[inline]
-fn array_of_prefixed(spec: &ArrayOf, value: &Value) -> (bool, usize) {
-    let Value::Array(items) = value else {
+fn array_of_prefixed<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
+    let Json::Array(items) = value.json() else {
         let ok = spec.types.matches(value);
         return (ok, usize::from(!ok));
     };
     let n = items.len();
-    let rest = items.get(spec.prefix.len()..).unwrap_or_default();
     let ok = n >= spec.min as usize
         && n <= spec.max as usize
         && (items.iter().zip(&spec.prefix)).all(|(item, set)| set.matches(item))
-        && all_of(spec.items, rest);
+        && all_of(spec.items, items.iter().skip(spec.prefix.len()));
     (ok, n + spec.parts.len as usize)
 }
 
@@ -347,7 +347,7 @@ fn array_of_prefixed(spec: &ArrayOf, value: &Value) -> (bool, usize) {
 /// inlined: as `Iterator::all`, the compiler may leave it out of line, a call per array
 /// of coordinates.
 #[inline(always)]
-fn all_of(set: TypeSet, items: &[Value]) -> bool {
+fn all_of<'i, V: View<'i>>(set: TypeSet, items: impl Iterator<Item = V>) -> bool {
     for item in items {
         if !set.matches(item) {
             return false;
@@ -357,8 +357,8 @@ fn all_of(set: TypeSet, items: &[Value]) -> bool {
 }
 
 /// A [`Node::EachItem`]: every item passes the leaf `rest`; one step per item.
-fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
-    let Value::Array(items) = value else {
+fn each_item<'i, V: View<'i>>(program: &Program, rest: NodeId, value: V) -> (bool, usize) {
+    let Json::Array(items) = value.json() else {
         return (true, 0);
     };
     let node = program.nodes[rest.index()];
@@ -376,7 +376,7 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
         // Rings of coordinates: the shape of the items decided once.
         let spec = &program.array_ofs[table];
         if spec.prefix.is_empty() && !spec.unique {
-            for item in items {
+            for item in items.iter() {
                 let (ok, cost) = array_of_items(spec, item);
                 work += cost;
                 if !ok {
@@ -386,7 +386,7 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
             return (true, work);
         }
     }
-    for item in items {
+    for item in items.iter() {
         let (ok, cost) = fused_or_plain(program, node, item);
         work += cost;
         if !ok {
@@ -401,18 +401,18 @@ fn each_item(program: &Program, rest: NodeId, value: &Value) -> (bool, usize) {
 /// verdict as a property's value of that list gets it, without the list's run. `None`
 /// for other lists.
 #[inline(never)]
-fn each_item_settled(
+fn each_item_settled<'i, A: ArrayView<'i>>(
     program: &Program,
     table: Id<CheckList>,
     rest: NodeId,
-    items: &[Value],
+    items: A,
 ) -> Option<(bool, usize)> {
     let settle = match program.check_lists[table].settle {
         settle @ (Settle::Strings(_) | Settle::Pattern(_) | Settle::Text { .. }) => settle,
         _ => return None,
     };
     let mut work = items.len();
-    for item in items {
+    for item in items.iter() {
         let (ok, cost) = settled(program, settle, rest, item)?;
         work += cost;
         if !ok {
@@ -483,7 +483,7 @@ pub(super) fn on_name(program: &Program, node: Node, name: &str) -> Option<(bool
 /// An [`Node::AnyLeaf`] or [`Node::ExclusiveLeaf`] (or, with `one`, a [`Node::OneLeaf`]):
 /// the branches that may accept the value's type, in order, until the verdict is
 /// settled; a step per branch tried.
-fn branches(program: &Program, span: Span, value: &Value, one: bool) -> (bool, usize) {
+fn branches<'i, V: View<'i>>(program: &Program, span: Span, value: V, one: bool) -> (bool, usize) {
     let kind = TypeSet::kind(value);
     let (mut passed, mut work) = (0, 0);
     for &branch in &program.edges[span] {
@@ -504,8 +504,8 @@ fn branches(program: &Program, span: Span, value: &Value, one: bool) -> (bool, u
 
 /// A [`Node::Tuple`]: each item against its position's leaf, or the rest's; one step
 /// per item.
-fn tuple(program: &Program, table: Id<Items>, value: &Value) -> (bool, usize) {
-    let Value::Array(items) = value else {
+fn tuple<'i, V: View<'i>>(program: &Program, table: Id<Items>, value: V) -> (bool, usize) {
+    let Json::Array(items) = value.json() else {
         return (true, 0);
     };
     let spec = &program.items[table];
@@ -531,8 +531,12 @@ fn tuple(program: &Program, table: Id<Items>, value: &Value) -> (bool, usize) {
 /// enclosing `unevaluatedItems`: every item for `items`-like parts, the first few for a
 /// [`Node::Tuple`] without a rest, and whatever the passing branches of a leaf
 /// `anyOf` / `oneOf` evaluated.
-pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> Option<Mark> {
-    let Value::Array(items) = value else {
+pub(super) fn items_evaluated<'i, V: View<'i>>(
+    program: &Program,
+    node: Node,
+    value: V,
+) -> Option<Mark> {
+    let Json::Array(items) = value.json() else {
         return None;
     };
     let wider = |a: Option<Mark>, b: Option<Mark>| match (a, b) {
@@ -577,40 +581,40 @@ pub(super) fn items_evaluated(program: &Program, node: Node, value: &Value) -> O
 /// The verdict of a plain leaf (any leaf but `Checks`, `EachItem` and `ArrayOf`). A
 /// check of one JSON type passes values of the other types.
 #[inline(always)]
-fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
+fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usize) {
     let ok = match node {
         Node::Valid => true,
         Node::Invalid => false,
         Node::Type(set) => set.matches(value),
         // A string (a tag's `const`) compared in line, without `equal`'s call and its
         // own call to `memcmp`.
-        Node::Const(expected) => match (value, &program.values[expected]) {
-            (Value::String(text), Value::String(listed)) => {
+        Node::Const(expected) => match (value.json(), &program.values[expected]) {
+            (Json::String(text), Value::String(listed)) => {
                 same_bytes(text.as_bytes(), listed.as_bytes())
             }
-            (value, listed) => equal::equal(value, listed),
+            (_, listed) => equal::equal(value, listed),
         },
         Node::Enum(span) => return program.enum_contains(span, value),
         Node::StringEnum(table) => {
             let set = &program.string_sets[table];
-            let found = value.as_str().is_some_and(|s| set.contains(s));
+            let found = string_of(value).is_some_and(|s| set.contains(s));
             return (found, set.len().checked_ilog2().unwrap_or(0) as usize);
         }
         Node::Minimum(n) => number(value, |v| compare(program, v, n) != Ordering::Less),
         Node::Maximum(n) => number(value, |v| compare(program, v, n) != Ordering::Greater),
         Node::ExclusiveMinimum(n) => number(value, |v| compare(program, v, n) == Ordering::Greater),
         Node::ExclusiveMaximum(n) => number(value, |v| compare(program, v, n) == Ordering::Less),
-        Node::MultipleOf(n) => number(value, |v| number::is_multiple_of(v, &program.numbers[n])),
+        Node::MultipleOf(n) => number(value, |v| v.is_multiple_of(&program.numbers[n])),
         Node::MinLength(min) => string(value, |s| min_length(s, min)),
         Node::MaxLength(max) => string(value, |s| max_length(s, max)),
         Node::Pattern(regex) => {
-            let Value::String(s) = value else {
+            let Json::String(s) = value.json() else {
                 return (true, 0);
             };
             return pattern(program, regex, s);
         }
         Node::Format(table) => {
-            let Value::String(s) = value else {
+            let Json::String(s) = value.json() else {
                 return (true, 0);
             };
             return (
@@ -621,7 +625,7 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::MinItems(min) => array(value, |items| items.len() >= min as usize),
         Node::MaxItems(max) => array(value, |items| items.len() <= max as usize),
         Node::UniqueItems => {
-            let Value::Array(items) = value else {
+            let Json::Array(items) = value.json() else {
                 return (true, 0);
             };
             return (equal::all_unique(items), items.len());
@@ -629,7 +633,7 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
         Node::MinProperties(min) => object(value, |map| map.len() >= min as usize),
         Node::MaxProperties(max) => object(value, |map| map.len() <= max as usize),
         Node::Required(names) => {
-            let Value::Object(map) = value else {
+            let Json::Object(map) = value.json() else {
                 return (true, 0);
             };
             return (
@@ -638,12 +642,12 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
             );
         }
         Node::DependentRequired(span) => {
-            let Value::Object(map) = value else {
+            let Json::Object(map) = value.json() else {
                 return (true, 0);
             };
             let entries = &program.dependent_required[span];
             let ok = entries.iter().all(|&(key, names)| {
-                !crate::json::object::has(map, &program.strings[key])
+                map.get(&program.strings[key]).is_none()
                     || missing(program, names, map).next().is_none()
             });
             return (
@@ -672,42 +676,60 @@ fn plain(program: &Program, node: Node, value: &Value) -> (bool, usize) {
 
 /// `check` of a number; other values pass.
 #[inline(always)]
-fn number(value: &Value, check: impl FnOnce(&serde_json::Number) -> bool) -> bool {
-    value.as_number().is_none_or(check)
+fn number<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Number) -> bool) -> bool {
+    match value.json() {
+        Json::Number(n) => check(n),
+        _ => true,
+    }
 }
 
 /// `check` of a string; other values pass.
 #[inline(always)]
-fn string(value: &Value, check: impl FnOnce(&str) -> bool) -> bool {
-    value.as_str().is_none_or(check)
+fn string<'i, V: View<'i>>(value: V, check: impl FnOnce(&str) -> bool) -> bool {
+    string_of(value).is_none_or(check)
+}
+
+/// The string `value` is, if it is one.
+#[inline(always)]
+fn string_of<'i, V: View<'i>>(value: V) -> Option<&'i str> {
+    match value.json() {
+        Json::String(text) => Some(text),
+        _ => None,
+    }
 }
 
 /// `check` of an array; other values pass.
 #[inline(always)]
-fn array(value: &Value, check: impl FnOnce(&[Value]) -> bool) -> bool {
-    value.as_array().is_none_or(|items| check(items))
+fn array<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Array) -> bool) -> bool {
+    match value.json() {
+        Json::Array(items) => check(items),
+        _ => true,
+    }
 }
 
 /// `check` of an object; other values pass.
 #[inline(always)]
-fn object(value: &Value, check: impl FnOnce(&serde_json::Map<String, Value>) -> bool) -> bool {
-    value.as_object().is_none_or(check)
+fn object<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Object) -> bool) -> bool {
+    match value.json() {
+        Json::Object(map) => check(map),
+        _ => true,
+    }
 }
 
-fn compare(program: &Program, value: &serde_json::Number, bound: NumId) -> Ordering {
-    number::compare(value, &program.numbers[bound])
+fn compare<N: NumberView>(program: &Program, value: N, bound: NumId) -> Ordering {
+    value.compare(&program.numbers[bound])
 }
 
 /// The names in `names` that `map` lacks.
-pub(super) fn missing<'p>(
+pub(super) fn missing<'p, 'i: 'p, O: ObjectView<'i> + 'p>(
     program: &'p Program,
     names: Span,
-    map: &'p serde_json::Map<String, Value>,
+    map: O,
 ) -> impl Iterator<Item = &'p str> + 'p {
     program.strings[names]
         .iter()
         .map(|name| &**name)
-        .filter(|name| !crate::json::object::has(map, name))
+        .filter(move |name| map.get(name).is_none())
 }
 
 /// Strings longer than this are not parsed to see whether they encode the expected type.

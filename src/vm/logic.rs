@@ -6,8 +6,8 @@
 use super::leaf;
 use super::{Logged, Mode, Vm};
 use crate::ids::{Id, NodeId};
+use crate::json::view::{Json, ObjectView, View};
 use crate::program::{Clause, Node, PropertyLogic};
-use serde_json::{Map, Value};
 
 /// Objects of up to this many keys are walked key by key; larger ones too, unless they
 /// have more than this many keys per name the formula reads, which are then looked up
@@ -17,11 +17,11 @@ const WALK_UP_TO: usize = 11;
 const KEYS_PER_NAME: usize = 6;
 
 /// What one pass found of a formula's names in an object.
-struct Found<'v> {
+struct Found<V> {
     /// Bit `i`: the object has name `i`.
     present: u64,
     /// The values the formula reads, by slot (only those of present names are set).
-    values: [&'v Value; PropertyLogic::MAX_VALUES],
+    values: [V; PropertyLogic::MAX_VALUES],
     /// How many properties the object has.
     count: usize,
 }
@@ -34,19 +34,24 @@ where
     /// otherwise the parts', as the `All` they were. One level deeper, as every
     /// applicator.
     #[inline(never)]
-    pub(super) fn property_logic(
+    pub(super) fn property_logic<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         table: Id<PropertyLogic>,
     ) -> bool {
         self.nested(id, |vm| vm.formula(id, instance, table))
     }
 
     #[inline(always)]
-    fn formula(&mut self, id: NodeId, instance: &Value, table: Id<PropertyLogic>) -> bool {
+    fn formula<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        instance: V,
+        table: Id<PropertyLogic>,
+    ) -> bool {
         let logic = &self.program.property_logic[table];
-        let Value::Object(map) = instance else {
+        let Json::Object(map) = instance.json() else {
             return self.all(logic.parts, instance);
         };
         if self.tracking {
@@ -56,7 +61,7 @@ where
         if !self.spend(id, map.len()) {
             return false;
         }
-        let found = find(logic, map);
+        let found = find(logic, instance, map);
         if EXPLAIN {
             return self.explain_parts(logic, instance, &found);
         }
@@ -69,11 +74,11 @@ where
     /// are not walked: they add no error, and where all pass, walking them would cost
     /// steps the fast pass never spent (a budget between the two made `validate` run out
     /// where `is_valid` passed).
-    fn explain_parts(
+    fn explain_parts<'i, V: View<'i>>(
         &mut self,
         logic: &PropertyLogic,
-        instance: &Value,
-        found: &Found<'_>,
+        instance: V,
+        found: &Found<V>,
     ) -> bool {
         let parts = &self.program.edges[logic.parts];
         let mut ok = true;
@@ -113,14 +118,14 @@ where
     /// the branch that verdict picks (its errors are an `if`'s: a test reports none). The
     /// step and the level of the `if`'s evaluation are paid as `eval` pays them; the
     /// test's, a run over the object, are not (the formula paid a step per key already).
-    fn explain_part(
+    fn explain_part<'i, V: View<'i>>(
         &mut self,
         logic: &PropertyLogic,
         part: NodeId,
         clause: u32,
         test_verdict: Option<bool>,
-        instance: &Value,
-        found: &Found<'_>,
+        instance: V,
+        found: &Found<V>,
     ) -> bool {
         let (
             Node::Condition {
@@ -156,7 +161,12 @@ where
     }
 
     /// Whether clause `at` of `logic` holds of what `found` says of the object.
-    fn clause(&mut self, logic: &PropertyLogic, at: u32, found: &Found<'_>) -> bool {
+    fn clause<'i, V: View<'i>>(
+        &mut self,
+        logic: &PropertyLogic,
+        at: u32,
+        found: &Found<V>,
+    ) -> bool {
         let Found {
             present,
             values,
@@ -214,13 +224,13 @@ where
     /// An `if` clause: its test's verdict, and whether the branch that verdict picks
     /// (`then` or `otherwise`) holds, which is the clause's.
     #[inline(always)]
-    fn if_clause(
+    fn if_clause<'i, V: View<'i>>(
         &mut self,
         logic: &PropertyLogic,
         test: u32,
         then: u32,
         otherwise: u32,
-        found: &Found<'_>,
+        found: &Found<V>,
     ) -> (bool, bool) {
         let verdict = self.clause(logic, test, found);
         let branch = if verdict { then } else { otherwise };
@@ -230,14 +240,14 @@ where
 
 /// Which of the names of `logic` `map` has, and the values the formula reads.
 #[inline(always)]
-fn find<'v>(logic: &PropertyLogic, map: &'v Map<String, Value>) -> Found<'v> {
-    static NULL: Value = Value::Null;
+fn find<'i, V: View<'i>>(logic: &PropertyLogic, fill: V, map: V::Object) -> Found<V> {
     let mut found = Found {
         present: 0,
-        values: [&NULL; PropertyLogic::MAX_VALUES],
+        // Slots of absent names are never read: any value fills them.
+        values: [fill; PropertyLogic::MAX_VALUES],
         count: map.len(),
     };
-    let mut keep = |at: usize, value: &'v Value| {
+    let mut keep = |at: usize, value: V| {
         found.present |= 1 << at;
         if let Some(&slot) = logic
             .slots
@@ -251,7 +261,7 @@ fn find<'v>(logic: &PropertyLogic, map: &'v Map<String, Value>) -> Found<'v> {
         logic.names.each_position(map.iter(), keep);
     } else {
         for (at, name) in logic.names.names().enumerate() {
-            if let Some(value) = crate::json::object::get(map, name) {
+            if let Some(value) = map.get(name) {
                 keep(at, value);
             }
         }

@@ -75,6 +75,7 @@ use errors::{Explained, Journal, EXPLANATION_STEPS};
 use crate::error::{ValidationError, ValidationErrorKind as Kind};
 use crate::evaluation::Annotation;
 use crate::ids::{NodeId, ScopeId, Span};
+use crate::json::view::{Json, ObjectView, View};
 use crate::program::{other_leaves, Node, Program, Settle};
 use crate::regex::STOPPED;
 use crate::stack::StackGuard;
@@ -98,7 +99,7 @@ pub(crate) struct Limits {
 /// For the compiler's tests: whether `instance` conforms to `program`, with no step
 /// budget (the depth bound of the MCP profile).
 #[cfg(test)]
-pub(crate) fn is_valid_unbounded(program: &Program, instance: &Value) -> bool {
+pub(crate) fn is_valid_unbounded<'i, V: View<'i>>(program: &Program, instance: V) -> bool {
     let limits = Limits {
         max_depth: 64,
         max_steps: u64::MAX,
@@ -108,7 +109,7 @@ pub(crate) fn is_valid_unbounded(program: &Program, instance: &Value) -> bool {
 }
 
 /// Whether `instance` conforms to `program`.
-pub(crate) fn is_valid(program: &Program, instance: &Value, limits: Limits) -> bool {
+pub(crate) fn is_valid<'i, V: View<'i>>(program: &Program, instance: V, limits: Limits) -> bool {
     let mut vm = Vm::<false>::new(program, limits);
     // A record or list at the root runs its table at once, as a nested one does: the
     // step and the level of an evaluation, without its dispatch.
@@ -314,7 +315,7 @@ where
     /// dispatch on the node. Leaves are settled in place; nodes that apply subschemas pay
     /// for the depth bookkeeping ([`Vm::nested`]).
     #[inline]
-    fn eval(&mut self, id: NodeId, instance: &Value) -> bool {
+    fn eval<'i, V: View<'i>>(&mut self, id: NodeId, instance: V) -> bool {
         if EXPLAIN && self.annotating() {
             return self.eval_annotating(id, instance);
         }
@@ -323,7 +324,7 @@ where
 
     /// [`Vm::eval`] without the annotating mode's bookkeeping.
     #[inline]
-    fn eval_node(&mut self, id: NodeId, instance: &Value) -> bool {
+    fn eval_node<'i, V: View<'i>>(&mut self, id: NodeId, instance: V) -> bool {
         if self.steps == 0 {
             return self.stop(id);
         }
@@ -331,7 +332,7 @@ where
         let node = self.program.nodes[id.index()];
         match node {
             Node::Valid => true,
-            Node::Type(set) => set.matches(instance) || self.reject(id, node, instance),
+            Node::Type(set) => set.matches(instance) || self.reject(id, node, &instance.to_value()),
             // Inlined whatever the size of this function (another arm moved it out of
             // line once: +1.4% on ui5).
             Node::All(span) => self.nested(
@@ -343,12 +344,12 @@ where
                 self.nested(id, |vm| vm.bare_properties(id, instance, table))
             }
             Node::Items(table) => self.nested(id, |vm| vm.items(id, instance, table)),
-            Node::Object { table, gate } => match instance {
-                Value::Object(_) => self.nested(id, |vm| vm.properties(id, instance, table)),
+            Node::Object { table, gate } => match instance.json() {
+                Json::Object(_) => self.nested(id, |vm| vm.properties(id, instance, table)),
                 _ => self.eval(gate, instance),
             },
-            Node::Array { table, gate } => match instance {
-                Value::Array(_) => self.nested(id, |vm| vm.items(id, instance, table)),
+            Node::Array { table, gate } => match instance.json() {
+                Json::Array(_) => self.nested(id, |vm| vm.items(id, instance, table)),
                 _ => self.eval(gate, instance),
             },
             Node::Any(span) => self.nested(id, |vm| vm.any_of(id, instance, span)),
@@ -407,8 +408,8 @@ where
     /// A leaf other than `true` and `type`: its verdict, the extra steps its loop took,
     /// its evaluation marks, and its errors when it fails.
     #[inline]
-    fn leaf(&mut self, id: NodeId, node: Node, instance: &Value) -> bool {
-        if let (true, Node::Required(names), Value::Object(map)) = (EXPLAIN, node, instance) {
+    fn leaf<'i, V: View<'i>>(&mut self, id: NodeId, node: Node, instance: V) -> bool {
+        if let (true, Node::Required(names), Json::Object(map)) = (EXPLAIN, node, instance.json()) {
             if !self.keep_going() {
                 return self.first_missing(id, names, map);
             }
@@ -420,19 +421,14 @@ where
         if ok && self.tracking {
             self.leaf_marks(node, instance);
         }
-        ok || self.reject(id, node, instance)
+        ok || self.reject(id, node, &instance.to_value())
     }
 
     /// A `required` leaf of the explaining pass looking for the first error: the names
     /// are looked for once, the first missing one reported. (Its verdict, then its
     /// explanation, looked for them twice, and a scan of an absent name walks every key.)
     /// The same steps as the verdict's.
-    fn first_missing(
-        &mut self,
-        id: NodeId,
-        names: Span,
-        map: &serde_json::Map<String, Value>,
-    ) -> bool {
+    fn first_missing<'i, O: ObjectView<'i>>(&mut self, id: NodeId, names: Span, map: O) -> bool {
         if !self.spend(id, names.len as usize) {
             return false;
         }
@@ -448,7 +444,13 @@ where
     /// leaf without an evaluation of its own, anything else through [`Vm::descend`].
     /// A failure in the explaining mode also goes through `descend`, for its errors.
     #[inline(always)]
-    fn settle(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
+    fn settle<'i, V: View<'i>>(
+        &mut self,
+        node: NodeId,
+        settle: Settle,
+        value: V,
+        step: Step<'_>,
+    ) -> bool {
         let ok = match leaf::settled(self.program, settle, node, value) {
             Some((ok, work)) => self.leaf_paid(node, ok, work, step),
             None => return self.nest(node, settle, value, step),
@@ -486,7 +488,13 @@ where
     /// kind of the fast mode runs its table at once (the step, depth and stack bounds of
     /// [`Vm::eval`], without its dispatch); anything else goes through [`Vm::descend`].
     #[inline(always)]
-    fn nest(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
+    fn nest<'i, V: View<'i>>(
+        &mut self,
+        node: NodeId,
+        settle: Settle,
+        value: V,
+        step: Step<'_>,
+    ) -> bool {
         if EXPLAIN && !self.tracking {
             return self.check_then_explain(node, settle, value, step);
         }
@@ -505,17 +513,29 @@ where
     /// [`Vm::nest`] for a nested record or list (in the fast mode, with steps left):
     /// its table run at once; anything else through [`Vm::descend`].
     #[inline(always)]
-    fn run_table(&mut self, node: NodeId, settle: Settle, value: &Value, step: Step<'_>) -> bool {
-        match (settle, value) {
-            (Settle::Record(table), Value::Object(_)) => {
+    fn run_table<'i, V: View<'i>>(
+        &mut self,
+        node: NodeId,
+        settle: Settle,
+        value: V,
+        step: Step<'_>,
+    ) -> bool {
+        match (settle, value.json()) {
+            (Settle::Record(table), Json::Object(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.properties(node, value, table))
             }
-            (Settle::Exact(table), Value::Object(_)) => {
+            // The exact loop reads the keys in byte order: a view in another order runs
+            // the table as any record.
+            (Settle::Exact(table), Json::Object(_)) if !V::Object::KEYS_IN_BYTE_ORDER => {
+                self.steps -= 1;
+                self.nested(node, |vm| vm.properties(node, value, table))
+            }
+            (Settle::Exact(table), Json::Object(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.exact_record(node, value, table))
             }
-            (Settle::List(table), Value::Array(_)) => {
+            (Settle::List(table), Json::Array(_)) => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.items(node, value, table))
             }
@@ -532,11 +552,11 @@ where
     /// the errors are those of the explaining pass alone. Collecting every error, tracking
     /// evaluated locations or annotating, every child is explained.
     #[inline(never)]
-    fn check_then_explain(
+    fn check_then_explain<'i, V: View<'i>>(
         &mut self,
         node: NodeId,
         settle: Settle,
-        value: &Value,
+        value: V,
         step: Step<'_>,
     ) -> bool {
         if !self.checks_first() || self.in_failed_child() {
@@ -577,7 +597,7 @@ where
 
     /// The parts of an `All`, in order.
     #[inline(always)]
-    fn all(&mut self, span: Span, instance: &Value) -> bool {
+    fn all<'i, V: View<'i>>(&mut self, span: Span, instance: V) -> bool {
         let mut ok = true;
         for &child in &self.program.edges[span] {
             if !self.eval_part(child, instance) {
@@ -595,7 +615,7 @@ where
     /// "array"`, run without a level of their own: their children still go through
     /// `eval`, which keeps the depth and stack bounds.
     #[inline(always)]
-    fn eval_part(&mut self, id: NodeId, instance: &Value) -> bool {
+    fn eval_part<'i, V: View<'i>>(&mut self, id: NodeId, instance: V) -> bool {
         if self.steps == 0 {
             return self.stop(id);
         }
@@ -612,11 +632,11 @@ where
                 self.steps -= 1;
                 self.items(id, instance, table)
             }
-            Node::Object { table, .. } if instance.is_object() => {
+            Node::Object { table, .. } if matches!(instance.json(), Json::Object(_)) => {
                 self.steps -= 1;
                 self.properties(id, instance, table)
             }
-            Node::Array { table, .. } if instance.is_array() => {
+            Node::Array { table, .. } if matches!(instance.json(), Json::Array(_)) => {
                 self.steps -= 1;
                 self.items(id, instance, table)
             }
@@ -627,7 +647,7 @@ where
     /// Marks what a passing fused leaf evaluated, for an enclosing `unevaluatedItems`
     /// (see [`leaf::items_evaluated`]).
     #[cold]
-    fn leaf_marks(&mut self, node: Node, instance: &Value) {
+    fn leaf_marks<'i, V: View<'i>>(&mut self, node: Node, instance: V) {
         if let Some(mark) = leaf::items_evaluated(self.program, node, instance) {
             self.mark(mark);
         }
@@ -678,8 +698,8 @@ where
     /// path, so the same count of resources is the same scope, and the same node at the
     /// same location under the same scope evaluates exactly as before.
     #[inline(never)]
-    fn guard(&mut self, id: NodeId, body: NodeId, instance: &Value) -> bool {
-        let entry = (body, instance as *const Value as usize, self.scopes().len());
+    fn guard<'i, V: View<'i>>(&mut self, id: NodeId, body: NodeId, instance: V) -> bool {
+        let entry = (body, instance.address(), self.scopes().len());
         let stacks = self.stacks();
         if stacks.guards.contains(&entry) {
             return self.record_stop(id, Kind::InfiniteRecursion);
@@ -736,7 +756,7 @@ where
     /// the fast mode does, since building messages nobody reads is most of an explaining
     /// pass's cost. Marks, the dynamic scope, the budget and a stop carry over.
     #[inline]
-    fn verdict(&mut self, id: NodeId, instance: &Value) -> bool {
+    fn verdict<'i, V: View<'i>>(&mut self, id: NodeId, instance: V) -> bool {
         if !EXPLAIN {
             // A lone `type` (the commonest branch) without a call, and a bare `properties`
             // (the commonest `if`: one property's value) without the dispatch, as `eval`
@@ -817,7 +837,7 @@ where
 
     /// Evaluates `id` against a child of the current instance: tracking is per location.
     #[inline]
-    fn descend(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
+    fn descend<'i, V: View<'i>>(&mut self, id: NodeId, child: V, step: Step<'_>) -> bool {
         if !EXPLAIN && !self.tracking {
             // Nothing to switch off, no location to write: the plain evaluation.
             return self.eval(id, child);
@@ -836,7 +856,12 @@ where
     /// [`Vm::descend`] in the annotating mode: the step is also the annotations'
     /// instance location while the child runs.
     #[inline(never)]
-    fn descend_annotating(&mut self, id: NodeId, child: &Value, step: Step<'_>) -> bool {
+    fn descend_annotating<'i, V: View<'i>>(
+        &mut self,
+        id: NodeId,
+        child: V,
+        step: Step<'_>,
+    ) -> bool {
         let tracking = std::mem::replace(&mut self.tracking, false);
         let before = self.located();
         self.enter(step);

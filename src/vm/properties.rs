@@ -10,6 +10,7 @@ use super::suggest::{byte_set, short_key_chars, suggestion};
 use super::{Journal, Logged, Mode, Step, Vm};
 use crate::error::ValidationErrorKind as Kind;
 use crate::ids::{Id, NodeId};
+use crate::json::view::{Json, ObjectView, View};
 use crate::names::{same_bytes, Spelling};
 use crate::program::RegexId;
 use crate::program::{
@@ -22,13 +23,13 @@ where
     Mode<EXPLAIN>: Logged,
 {
     #[inline(never)]
-    pub(super) fn properties(
+    pub(super) fn properties<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         table: Id<Properties>,
     ) -> bool {
-        let Value::Object(map) = instance else {
+        let Json::Object(map) = instance.json() else {
             return true;
         };
         let program = self.program;
@@ -42,7 +43,7 @@ where
             }
         }
         if !EXPLAIN && !self.tracking {
-            return self.fast_properties(id, map, spec);
+            return self.fast_properties(id, instance, map, spec);
         }
         if !self.spend(id, spec.steps(map.len())) {
             return false;
@@ -53,11 +54,11 @@ where
     /// [`Vm::properties`] in general: either mode, evaluation marks, `patternProperties`.
     /// Out of line, so that the fast loops above keep a small frame.
     #[inline(never)]
-    fn all_properties(
+    fn all_properties<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
-        map: &serde_json::Map<String, Value>,
+        instance: V,
+        map: V::Object,
         spec: &Properties,
     ) -> bool {
         let mut ok = true;
@@ -77,8 +78,8 @@ where
         // applicators) wait until every cheap check has passed, cheapest first: a failing
         // cheap check (a `tag` constant, say) then settles a `oneOf` branch before any
         // recursive property is walked.
-        let mut deferred = Deferred::new((NodeId::default(), "", &NULL));
-        for (key, value) in map {
+        let mut deferred = Deferred::new((NodeId::default(), "", instance));
+        for (key, value) in map.iter() {
             let position = spec.find(key);
             if let Some((_, entry)) = position {
                 let Entry {
@@ -91,12 +92,12 @@ where
                 if count_required && required {
                     required_met += 1;
                 }
-                if cost < Program::COSTLY || !deferred.push(cost, (node, key.as_str(), value)) {
+                if cost < Program::COSTLY || !deferred.push(cost, (node, key, value)) {
                     self.mark(Mark::Property(key.as_ptr() as usize));
                     let before = self.errors_before_null(value);
                     if !self.settle(node, settle, value, Step::Key(key)) {
                         ok = false;
-                        if value.is_null() {
+                        if matches!(value.json(), Json::Null) {
                             self.null_for_optional(before, spec, key);
                         }
                     }
@@ -135,7 +136,7 @@ where
             let before = self.errors_before_null(value);
             if !self.descend(node, value, Step::Key(key)) {
                 ok = false;
-                if value.is_null() {
+                if matches!(value.json(), Json::Null) {
                     self.null_for_optional(before, spec, key);
                 }
                 if !self.keep_going() {
@@ -147,7 +148,7 @@ where
             self.mark(Mark::AllProperties);
         }
         if ok && self.annotating() {
-            self.properties_annotations(id, map, spec);
+            self.properties_annotations::<V>(id, map, spec);
         }
         ok
     }
@@ -167,26 +168,26 @@ where
     /// The annotations of a passing table: the names `properties`, `patternProperties`
     /// and `additionalProperties` each applied to (those that applied to any).
     #[cold]
-    fn properties_annotations(
+    fn properties_annotations<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        map: &serde_json::Map<String, Value>,
+        map: V::Object,
         spec: &Properties,
     ) {
         let program = self.program;
         let (mut named, mut patterned, mut additional) = (Vec::new(), Vec::new(), Vec::new());
-        for key in map.keys() {
+        for (key, _) in map.iter() {
             let by_name = spec.position(key).is_some();
             let by_pattern =
                 (spec.patterns.iter()).any(|&(regex, _)| program.regexes[regex].is_match(key));
             if by_name {
-                named.push(Value::from(key.as_str()));
+                named.push(Value::from(key));
             }
             if by_pattern {
-                patterned.push(Value::from(key.as_str()));
+                patterned.push(Value::from(key));
             }
             if !by_name && !by_pattern && spec.additional.is_some() {
-                additional.push(Value::from(key.as_str()));
+                additional.push(Value::from(key));
             }
         }
         for (keyword, names) in [
@@ -211,10 +212,11 @@ where
     /// bookkeeping; only the order differs, which no verdict depends on: the first
     /// failure ends the run, and a pass runs them all.
     #[inline(always)]
-    fn fast_properties(
+    fn fast_properties<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        map: &serde_json::Map<String, Value>,
+        instance: V,
+        map: V::Object,
         spec: &Properties,
     ) -> bool {
         // The steps of `Properties::steps`: a step per key without patterns.
@@ -228,10 +230,10 @@ where
             return false;
         }
         match (spec.fast, &spec.lookup) {
-            (FastLoop::Additional, _) => self.only_additional(id, map, spec),
+            (FastLoop::Additional, _) => self.only_additional::<V>(id, map, spec),
             (FastLoop::Costly, _) => {
                 let find = |name: &str| spec.find(name);
-                self.keyed::<false, true, false>(id, map, spec, find)
+                self.keyed::<_, false, true, false>(id, instance, map, spec, find)
             }
             (FastLoop::OpenScan, NameLookup::Scan(probes)) => {
                 // One name in an object of two keys or more: the name looked up, as a
@@ -240,35 +242,35 @@ where
                 // objects (yamllint, one such table: 1.2-1.3x jsonschema's wall time
                 // walked, 1.0x looked up, though 3% more instructions).
                 if spec.named.len() == 1 && keys >= LOOK_UP_FROM {
-                    return self.one_property(map, spec);
+                    return self.one_property(instance, map, spec);
                 }
                 let find = |name: &str| spec.scanned(probes, name);
-                self.keyed::<false, false, true>(id, map, spec, find)
+                self.keyed::<_, false, false, true>(id, instance, map, spec, find)
             }
             (FastLoop::Scan, NameLookup::Scan(probes)) => {
                 let find = |name: &str| spec.scanned(probes, name);
-                self.keyed::<false, false, false>(id, map, spec, find)
+                self.keyed::<_, false, false, false>(id, instance, map, spec, find)
             }
             (FastLoop::OpenQuick, NameLookup::Quick(index)) => {
                 let find = |name: &str| spec.quick(index, name);
-                self.keyed::<false, false, true>(id, map, spec, find)
+                self.keyed::<_, false, false, true>(id, instance, map, spec, find)
             }
             (FastLoop::Quick, NameLookup::Quick(index)) => {
                 let find = |name: &str| spec.quick(index, name);
-                self.keyed::<false, false, false>(id, map, spec, find)
+                self.keyed::<_, false, false, false>(id, instance, map, spec, find)
             }
             (FastLoop::Indexed, NameLookup::Probed(index)) => {
                 let find = |name: &str| spec.probed(index, name);
-                self.keyed::<false, false, false>(id, map, spec, find)
+                self.keyed::<_, false, false, false>(id, instance, map, spec, find)
             }
             (FastLoop::Indexed, NameLookup::Hashed(names)) => {
                 let find = |name: &str| spec.hashed(names, name);
-                self.keyed::<false, false, false>(id, map, spec, find)
+                self.keyed::<_, false, false, false>(id, instance, map, spec, find)
             }
             // `General`, and a loop that does not fit the lookup (never built so).
             _ => {
                 let find = |name: &str| spec.find(name);
-                self.keyed::<true, true, false>(id, map, spec, find)
+                self.keyed::<_, true, true, false>(id, instance, map, spec, find)
             }
         }
     }
@@ -276,18 +278,19 @@ where
     /// The loop of [`Vm::fast_properties`], finding each key's entry by `find`; `OPEN`
     /// for an [open](Properties::open) table, whose unnamed keys pass.
     #[inline(always)]
-    fn keyed<'s, const PATTERNS: bool, const COSTLY: bool, const OPEN: bool>(
+    fn keyed<'s, 'i, V: View<'i>, const PATTERNS: bool, const COSTLY: bool, const OPEN: bool>(
         &mut self,
         id: NodeId,
-        map: &serde_json::Map<String, Value>,
+        instance: V,
+        map: V::Object,
         spec: &'s Properties,
         find: impl Fn(&str) -> Option<(usize, &'s Entry)>,
     ) -> bool {
         // Unused when `additional_settle` is `Pass` (no `additionalProperties`).
         let additional = spec.additional.unwrap_or(id);
         let mut required_met = 0;
-        let mut deferred = Deferred::new((NodeId::default(), &NULL));
-        for (key, value) in map {
+        let mut deferred = Deferred::new((NodeId::default(), instance));
+        for (key, value) in map.iter() {
             let position = find(key);
             let mut matched = position.is_some();
             if PATTERNS {
@@ -322,7 +325,7 @@ where
                 }
                 continue;
             }
-            if !self.named_entry::<COSTLY>(entry, key, value, &mut deferred) {
+            if !self.named_entry::<_, COSTLY>(entry, key, value, &mut deferred) {
                 return false;
             }
         }
@@ -343,12 +346,12 @@ where
     /// costly schema back (with `COSTLY`) or settles the value at once; `false` when
     /// that failed.
     #[inline(always)]
-    fn named_entry<'v, const COSTLY: bool>(
+    fn named_entry<'i, V: View<'i>, const COSTLY: bool>(
         &mut self,
         entry: &Entry,
         key: &str,
-        value: &'v Value,
-        deferred: &mut Deferred<(NodeId, &'v Value)>,
+        value: V,
+        deferred: &mut Deferred<(NodeId, V)>,
     ) -> bool {
         let Entry {
             node, cost, settle, ..
@@ -363,14 +366,14 @@ where
     /// come in byte order, are the names in that order: one compare per key instead of
     /// a lookup. The same checks and steps as the loop over the keys.
     #[inline(never)]
-    pub(super) fn exact_record(
+    pub(super) fn exact_record<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         table: Id<Properties>,
     ) -> bool {
         let spec = &self.program.properties[table];
-        let (Value::Object(map), Some(order)) = (instance, &spec.exact) else {
+        let (Json::Object(map), Some(order)) = (instance.json(), &spec.exact) else {
             return self.properties(id, instance, table);
         };
         if !self.spend(id, spec.steps(map.len())) {
@@ -403,23 +406,25 @@ where
     /// of a discriminator, say), looking the table's names up in the object when it
     /// has many more keys than the table has names ([`Vm::looked_up_properties`]).
     #[inline(always)]
-    pub(super) fn bare_properties(
+    pub(super) fn bare_properties<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        instance: &Value,
+        instance: V,
         table: Id<Properties>,
     ) -> bool {
         let spec = &self.program.properties[table];
-        match instance {
-            Value::Object(map) if self.names_looked_up(spec, map.len()) => {
+        match instance.json() {
+            // Each name looked up in the object: only where a lookup is cheaper than a
+            // walk of the keys.
+            Json::Object(map) if V::Object::INDEXED && self.names_looked_up(spec, map.len()) => {
                 // The loop over the keys' charge, though fewer lookups run.
                 if !self.spend(id, spec.steps(map.len())) {
                     return false;
                 }
                 match (spec.named.len(), spec.costly) {
-                    (1, _) => self.one_property(map, spec),
-                    (_, false) => self.looked_up_properties::<false>(map, spec),
-                    (_, true) => self.looked_up_properties::<true>(map, spec),
+                    (1, _) => self.one_property(instance, map, spec),
+                    (_, false) => self.looked_up_properties::<_, false>(instance, map, spec),
+                    (_, true) => self.looked_up_properties::<_, true>(instance, map, spec),
                 }
             }
             _ => self.properties(id, instance, table),
@@ -439,24 +444,29 @@ where
     /// value's check, without the loop's set-up. Nothing is held back: with one entry
     /// there is nothing to run first.
     #[inline(never)]
-    fn one_property(&mut self, map: &serde_json::Map<String, Value>, spec: &Properties) -> bool {
+    fn one_property<'i, V: View<'i>>(
+        &mut self,
+        instance: V,
+        map: V::Object,
+        spec: &Properties,
+    ) -> bool {
         let (Some((name, _)), Some(entry)) = (spec.named.first(), spec.entries.first()) else {
             // Not a table of one name after all: the general lookup, never a guess.
-            return self.looked_up_properties::<true>(map, spec);
+            return self.looked_up_properties::<_, true>(instance, map, spec);
         };
-        let value = crate::json::object::get(map, name);
+        let value = map.get(name);
         self.one_value(spec, entry, name, value)
     }
 
     /// [`Vm::one_property`] once the name is looked up: its `value`'s check, or for a
     /// missing one whether the table requires none.
     #[inline(always)]
-    fn one_value(
+    fn one_value<'i, V: View<'i>>(
         &mut self,
         spec: &Properties,
         entry: &Entry,
         name: &str,
-        value: Option<&Value>,
+        value: Option<V>,
     ) -> bool {
         match value {
             Some(value) => self.settle(entry.node, entry.settle, value, Step::Key(name)),
@@ -471,12 +481,12 @@ where
     /// the name and what it found), with the steps, level and check of
     /// [`Vm::bare_properties`]; any other test as [`Vm::verdict`] runs it.
     #[inline(always)]
-    pub(super) fn link_test<'v>(
+    pub(super) fn link_test<'i, V: View<'i>>(
         &mut self,
         test: NodeId,
-        instance: &'v Value,
-        map: &'v serde_json::Map<String, Value>,
-        looked: &mut Option<(&'p str, Option<&'v Value>)>,
+        instance: V,
+        map: V::Object,
+        looked: &mut Option<(&'p str, Option<V>)>,
     ) -> bool {
         let program = self.program;
         let Node::Properties(table) = program.nodes[test.index()] else {
@@ -494,7 +504,7 @@ where
         let value = match *looked {
             Some((last, value)) if same_bytes(last.as_bytes(), name.as_bytes()) => value,
             _ => {
-                let value = crate::json::object::get(map, name);
+                let value = map.get(name);
                 *looked = Some((name, value));
                 value
             }
@@ -511,22 +521,23 @@ where
     /// in the object, rather than each key in the table (an `if` that reads one property
     /// of a large object). The same checks as the loop over the keys.
     #[inline(never)]
-    fn looked_up_properties<const COSTLY: bool>(
+    fn looked_up_properties<'i, V: View<'i>, const COSTLY: bool>(
         &mut self,
-        map: &serde_json::Map<String, Value>,
+        instance: V,
+        map: V::Object,
         spec: &Properties,
     ) -> bool {
         if map.len() < spec.required_count as usize {
             return false;
         }
         let mut required_met = 0;
-        let mut deferred = Deferred::new((NodeId::default(), &NULL));
+        let mut deferred = Deferred::new((NodeId::default(), instance));
         for ((name, _), entry) in spec.named.iter().zip(&spec.entries) {
-            let Some(value) = crate::json::object::get(map, name) else {
+            let Some(value) = map.get(name) else {
                 continue;
             };
             required_met += u32::from(entry.required);
-            if !self.named_entry::<COSTLY>(entry, name, value, &mut deferred) {
+            if !self.named_entry::<_, COSTLY>(entry, name, value, &mut deferred) {
                 return false;
             }
         }
@@ -539,10 +550,10 @@ where
     /// [`Vm::fast_properties`] for a table without named properties: every value goes to
     /// `additionalProperties`, settled the one way the compiler decided, in one loop.
     #[inline(always)]
-    fn only_additional(
+    fn only_additional<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
-        map: &serde_json::Map<String, Value>,
+        map: V::Object,
         spec: &Properties,
     ) -> bool {
         let Some(node) = spec.additional else {
@@ -559,7 +570,7 @@ where
             | Settle::Eval) => {
                 // Plain loops, here and below: as `Iterator::all`, LLVM kept the B-tree
                 // walk out of line inside this large function, a call per key.
-                for (key, value) in map {
+                for (key, value) in map.iter() {
                     if !self.nest(node, settle, value, Step::Key(key)) {
                         return false;
                     }
@@ -573,21 +584,21 @@ where
             | Settle::Checks(_)
             | Settle::ChecksOrNull { .. }
             | Settle::RangeOrNull { .. }
-            | Settle::Leaf) => self.leaf_values(id, node, settle, map),
+            | Settle::Leaf) => self.leaf_values::<V>(id, node, settle, map),
         }
     }
 
     /// [`Vm::only_additional`] for a leaf `additionalProperties` (`node`, settled as
     /// `settle`): every value's verdict and its work paid, in a small loop of its own.
     #[inline(never)]
-    fn leaf_values(
+    fn leaf_values<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
         node: NodeId,
         settle: Settle,
-        map: &serde_json::Map<String, Value>,
+        map: V::Object,
     ) -> bool {
-        for value in map.values() {
+        for (_, value) in map.iter() {
             let (ok, work) = leaf::settled(self.program, settle, node, value).unwrap_or((false, 0));
             if !self.paid(id, ok, work) {
                 return false;
@@ -599,7 +610,7 @@ where
     /// The verdict of a folded `required` that some name failed: `false`, with the
     /// `Required` node's own error when explaining.
     #[cold]
-    fn missing_required(&mut self, spec: &Properties, instance: &Value) -> bool {
+    fn missing_required<'i, V: View<'i>>(&mut self, spec: &Properties, instance: V) -> bool {
         if let (true, Some(node)) = (EXPLAIN, spec.required_node) {
             return self.eval(node, instance);
         }
@@ -610,13 +621,13 @@ where
     /// `unevaluatedProperties` (`node`, settled as `settle`); `false` there reads as
     /// "property not allowed".
     #[inline(always)]
-    pub(super) fn additional(
+    pub(super) fn additional<'i, V: View<'i>>(
         &mut self,
         id: NodeId,
         node: NodeId,
         settle: Settle,
         key: &str,
-        value: &Value,
+        value: V,
     ) -> bool {
         if settle == Settle::Fail {
             return self.not_allowed(id, key);
@@ -675,8 +686,8 @@ where
     /// How many errors there are before a `null` property value is evaluated (for
     /// [`Vm::null_for_optional`]); not counted for other values.
     #[inline(always)]
-    fn errors_before_null(&self, value: &Value) -> usize {
-        if EXPLAIN && value.is_null() {
+    fn errors_before_null<'i, V: View<'i>>(&self, value: V) -> usize {
+        if EXPLAIN && matches!(value.json(), Json::Null) {
             self.error_count()
         } else {
             0
@@ -704,8 +715,6 @@ where
     }
 }
 
-/// A value to fill [`Deferred`] slots with.
-static NULL: Value = Value::Null;
 
 /// How many times as many keys as the table has names an object must have for a
 /// properties loop to look the names up in the object rather than each key in the
@@ -724,7 +733,7 @@ struct Deferred<T> {
 }
 
 impl<T: Copy> Deferred<T> {
-    /// An empty list; `fill` only initialises the slots (the fast loop's entries are two
+    /// An empty list; `fill` (any entry: the instance, say) only initialises the slots (the fast loop's entries are two
     /// words, so that setting up the list on every object costs a few stores).
     #[inline(always)]
     fn new(fill: T) -> Self {
