@@ -71,8 +71,10 @@ mod vm;
 pub use bundle::bundle;
 pub use dialect::Draft;
 pub use error::{
-    ErrorDetails, MaskedError, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind,
+    ErrorDetails, JsonError, MaskedError, SchemaError, SchemaErrorKind, ValidationError,
+    ValidationErrorKind,
 };
 pub use evaluation::{Annotation, Evaluation};
+pub use json::text::SyntaxError;
 pub use options::{ReferencePolicy, ValidationOptions};
 pub use validator::Validator;

@@ -1,8 +1,13 @@
 //! [`Validator`]: a compiled schema and the public ways to run it.
 
 use crate::compiler;
-use crate::error::{SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind};
+use crate::error::{
+    JsonError, Quotation, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind,
+    ROOT_LINE,
+};
 use crate::evaluation::{Evaluation, Located};
+use crate::json::text::{SyntaxError, Tape};
+use crate::json::view::View;
 use crate::options::ValidationOptions;
 use crate::program::Program;
 use crate::vm::{self, Limits};
@@ -141,6 +146,60 @@ impl Validator {
     /// ```
     pub fn is_valid(&self, instance: &Value) -> bool {
         vm::is_valid(&self.program, instance, self.limits)
+    }
+
+    /// Whether the JSON text `json` conforms: [`Validator::is_valid`] of the value it
+    /// holds, read where it lies, without building a `serde_json::Value` (a flat tape of
+    /// the document, a few allocations whatever its size). The text is read as
+    /// `serde_json::from_slice` reads it: the same grammar, a repeated name keeps its
+    /// last value, numbers parsed alike, at most 127 levels of nesting.
+    ///
+    /// ```
+    /// use serde_json::json;
+    /// let validator = mcp_jsonschema::Validator::new(&json!({
+    ///     "properties": {"n": {"type": "integer"}}
+    /// }))?;
+    /// assert_eq!(validator.is_valid_json(br#"{"n": 1}"#), Ok(true));
+    /// assert_eq!(validator.is_valid_json(br#"{"n": 1.5}"#), Ok(false));
+    /// assert!(validator.is_valid_json(br#"{"n": }"#).is_err());
+    /// # Ok::<(), mcp_jsonschema::SchemaError>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A [`SyntaxError`] when `json` is not one JSON document (with its line and column).
+    pub fn is_valid_json(&self, json: &[u8]) -> Result<bool, SyntaxError> {
+        let tape = Tape::parse(json)?;
+        Ok(vm::is_valid(&self.program, tape.root(), self.limits))
+    }
+
+    /// `Ok(())` if the JSON text `json` conforms, else why not: it is not JSON, or the
+    /// first error of the value it holds, as [`Validator::validate`] gives it. Read as
+    /// [`Validator::is_valid_json`] reads it; only a text that fails is then built into
+    /// a `serde_json::Value`, for its error's message. See the example on [`JsonError`].
+    ///
+    /// # Errors
+    ///
+    /// [`JsonError::Syntax`] when `json` is not one JSON document,
+    /// [`JsonError::Invalid`] when the value it holds does not conform.
+    pub fn validate_json(&self, json: &[u8]) -> Result<(), JsonError> {
+        let tape = Tape::parse(json).map_err(JsonError::Syntax)?;
+        let root = tape.root();
+        if vm::is_valid(&self.program, root, self.limits) {
+            return Ok(());
+        }
+        let value = root.to_value();
+        match self.validate(&value) {
+            Err(error) => Err(JsonError::Invalid(error)),
+            // The two reads of one text disagree: never a pass when unsure.
+            Ok(()) => Err(JsonError::Invalid(ValidationError::located(
+                ValidationErrorKind::FalseSchema,
+                format!("{ROOT_LINE}the instance is not valid"),
+                Quotation::default(),
+                Arc::clone(&self.program.locations) as _,
+                self.program.root,
+            ))),
+        }
     }
 
     /// `Ok(())` if `instance` conforms, else its first error. One pass, which stops at

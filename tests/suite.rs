@@ -39,7 +39,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use mcp_jsonschema::{Draft, Validator};
+use mcp_jsonschema::{Draft, JsonError, Validator};
 use serde_json::Value;
 
 const EXPECTED_FAILURES_FILE: &str = "tests/suite/expected-failures.txt";
@@ -278,6 +278,29 @@ fn check_case(validator: &Validator, case: &TestCase) -> Result<(), String> {
     if first_error.is_none() != is_valid {
         return Err(disagreement("iter_errors()", is_valid, first_error));
     }
+    // The instance as JSON text, read in place: the same verdict and the same first error,
+    // its members as `serde_json` writes them (byte order) and reversed.
+    for text in [
+        serde_json::to_string(&case.data).unwrap_or_default(),
+        reversed(&case.data),
+    ] {
+        let from_text = validator.is_valid_json(text.as_bytes());
+        if from_text != Ok(is_valid) {
+            return Err(format!(
+                "is_valid() is {is_valid} but is_valid_json({text}) is {from_text:?}"
+            ));
+        }
+        let validated_text = match validator.validate_json(text.as_bytes()) {
+            Ok(()) => Ok(()),
+            Err(JsonError::Invalid(error)) => Err(error.to_string()),
+            Err(JsonError::Syntax(error)) => return Err(format!("validate_json({text}): {error}")),
+        };
+        if validated_text != validated {
+            return Err(format!(
+                "validate() and validate_json({text}) disagree: {validated:?}, {validated_text:?}"
+            ));
+        }
+    }
     // The annotating program (debug builds assert inside `evaluate` that its own verdict
     // is the fast one's).
     let evaluation = validator.evaluate(&case.data);
@@ -286,6 +309,24 @@ fn check_case(validator: &Validator, case: &TestCase) -> Result<(), String> {
         return Err(disagreement("evaluate()", is_valid, first_error));
     }
     Ok(())
+}
+
+/// `value` as JSON text with every object's members in reverse byte order: a view in an
+/// order of its own must give the same verdicts.
+fn reversed(value: &Value) -> String {
+    match value {
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(reversed).collect();
+            format!("[{}]", items.join(","))
+        }
+        Value::Object(map) => {
+            let members: Vec<String> = (map.iter().rev())
+                .map(|(key, value)| format!("{}:{}", Value::from(key.as_str()), reversed(value)))
+                .collect();
+            format!("{{{}}}", members.join(","))
+        }
+        scalar => scalar.to_string(),
+    }
 }
 
 fn validity(valid: bool) -> &'static str {

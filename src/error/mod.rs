@@ -18,6 +18,7 @@ pub use masking::MaskedError;
 pub(crate) use masking::{Quotation, Quote, StandIn};
 
 use crate::ids::NodeId;
+use crate::json::text::SyntaxError;
 use serde_json::{Number, Value};
 use std::borrow::Cow;
 use std::fmt;
@@ -799,6 +800,48 @@ impl fmt::Debug for ValidationError {
 }
 
 impl std::error::Error for ValidationError {}
+
+/// Why [`Validator::validate_json`](crate::Validator::validate_json) refused a text:
+/// it is not JSON, or the value it holds does not conform.
+///
+/// ```
+/// use serde_json::json;
+/// use mcp_jsonschema::JsonError;
+/// let validator = mcp_jsonschema::Validator::new(&json!({"maxLength": 3}))?;
+/// assert!(validator.validate_json(br#""abc""#).is_ok());
+/// match validator.validate_json(br#""abcd""#) {
+///     Err(JsonError::Invalid(error)) => assert_eq!(error.to_string(), "(root): \"abcd\" is longer than 3 characters"),
+///     other => panic!("{other:?}"),
+/// }
+/// assert!(matches!(validator.validate_json(b"\"abc"), Err(JsonError::Syntax(_))));
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+#[derive(Debug)]
+pub enum JsonError {
+    /// The text is not one JSON document.
+    Syntax(SyntaxError),
+    /// The document does not conform: its first error, as
+    /// [`Validator::validate`](crate::Validator::validate) gives it.
+    Invalid(ValidationError),
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsonError::Syntax(error) => write!(f, "not JSON: {error}"),
+            JsonError::Invalid(error) => error.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for JsonError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            JsonError::Syntax(error) => Some(error),
+            JsonError::Invalid(error) => Some(error),
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -11,5 +11,6 @@ pub(crate) mod equal;
 pub(crate) mod number;
 pub(crate) mod object;
 pub(crate) mod pointer;
+pub(crate) mod text;
 pub(crate) mod types;
 pub(crate) mod view;

@@ -81,8 +81,8 @@ pub(crate) trait View<'i>: Copy {
 pub(crate) trait ArrayView<'i>: Copy {
     /// The view of an item.
     type Item: View<'i>;
-    /// The items in order, from either end.
-    type Iter: DoubleEndedIterator<Item = Self::Item> + ExactSizeIterator;
+    /// The items in order.
+    type Iter: ExactSizeIterator<Item = Self::Item>;
 
     /// How many items there are.
     fn len(self) -> usize;
@@ -98,8 +98,8 @@ pub(crate) trait ArrayView<'i>: Copy {
 pub(crate) trait ObjectView<'i>: Copy {
     /// The view of a property's value.
     type Value: View<'i>;
-    /// The properties, from either end.
-    type Iter: DoubleEndedIterator<Item = (&'i str, Self::Value)> + ExactSizeIterator;
+    /// The properties.
+    type Iter: ExactSizeIterator<Item = (&'i str, Self::Value)>;
 
     /// Whether [`ObjectView::iter`] yields the keys in byte order (`str`'s `Ord`).
     const KEYS_IN_BYTE_ORDER: bool;

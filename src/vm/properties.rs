@@ -715,7 +715,6 @@ where
     }
 }
 
-
 /// How many times as many keys as the table has names an object must have for a
 /// properties loop to look the names up in the object rather than each key in the
 /// table ([`Vm::looked_up_properties`]).

@@ -1,0 +1,973 @@
+//! JSON text read in place: a flat tape of the document's values, which the interpreter
+//! reads through the [view](super::view) as it reads a `serde_json::Value`.
+//!
+//! [`Tape::parse`] checks the text as `serde_json::from_slice` does (the same grammar,
+//! the same errors: a lone surrogate, a number out of range, trailing characters, more
+//! than [`MAX_DEPTH`] levels) and records each value as one [`Entry`], in document
+//! order, a container before its contents. Strings are borrowed from the text; only
+//! those with escapes are decoded, into one buffer for the whole document. Numbers are
+//! parsed as `serde_json` parses them (`Number`'s `FromStr`), into one table. A tape is
+//! three vectors, whatever the document holds.
+//!
+//! The parse is a loop over the bytes with a stack of the open containers, so no
+//! document can overflow the thread's stack. An object whose name repeats keeps the last
+//! value, as `serde_json` does: the earlier members are marked and skipped.
+
+use super::view::{ArrayView, Json, ObjectView, View};
+use serde_json::{Number, Value};
+use smallvec::SmallVec;
+use std::borrow::Cow;
+use std::fmt;
+use std::str::FromStr;
+
+/// The nesting at which a document is refused, as `serde_json` refuses it: 127 levels
+/// of arrays and objects pass, 128 do not.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Why a text is not one JSON document, and where: what
+/// [`Validator::is_valid_json`](crate::Validator::is_valid_json) and
+/// [`Validator::validate_json`](crate::Validator::validate_json) answer for text that
+/// `serde_json::from_slice` would refuse too.
+///
+/// ```
+/// use serde_json::json;
+/// let validator = mcp_jsonschema::Validator::new(&json!({"type": "object"}))?;
+/// let error = validator.is_valid_json(b"{\n  \"a\": tru\n}").unwrap_err();
+/// assert_eq!((error.line(), error.column()), (2, 8));
+/// assert_eq!(error.to_string(), "expected ident at line 2 column 8");
+/// # Ok::<(), mcp_jsonschema::SchemaError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SyntaxError {
+    message: &'static str,
+    line: usize,
+    column: usize,
+}
+
+impl SyntaxError {
+    /// The line of the byte the text goes wrong at, from 1. See the example on
+    /// [`SyntaxError`].
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// The column of that byte, in bytes from 1. See the example on [`SyntaxError`].
+    pub fn column(&self) -> usize {
+        self.column
+    }
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} at line {} column {}",
+            self.message, self.line, self.column
+        )
+    }
+}
+
+impl std::error::Error for SyntaxError {}
+
+/// One value of a document.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Entry {
+    Null,
+    True,
+    False,
+    /// An index into [`Tape::numbers`].
+    Number(u32),
+    /// A string without escapes: a range of the text.
+    Text {
+        start: u32,
+        len: u32,
+    },
+    /// A string with escapes, decoded: a range of [`Tape::decoded`].
+    Decoded {
+        start: u32,
+        len: u32,
+    },
+    /// The key of a member a later member of the same name overrides.
+    Shadowed,
+    /// An array of `len` items; the entry after its last descendant is `next`.
+    Array {
+        len: u32,
+        next: u32,
+    },
+    /// An object of `len` members (those shadowed not counted), each a key entry and
+    /// its value's entries; the entry after its last descendant is `next`.
+    Object {
+        len: u32,
+        next: u32,
+    },
+}
+
+/// A parsed JSON document.
+#[derive(Debug)]
+pub(crate) struct Tape<'t> {
+    text: &'t str,
+    entries: Vec<Entry>,
+    numbers: Vec<Number>,
+    decoded: String,
+}
+
+impl<'t> Tape<'t> {
+    /// Parses `bytes`, one JSON value with optional whitespace around it.
+    pub(crate) fn parse(bytes: &'t [u8]) -> Result<Tape<'t>, SyntaxError> {
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                return Err(error_at(
+                    bytes,
+                    e.valid_up_to(),
+                    "invalid unicode code point",
+                ))
+            }
+        };
+        if u32::try_from(bytes.len()).is_err() {
+            return Err(error_at(bytes, 0, "document larger than 4 GiB"));
+        }
+        let mut parser = Parser {
+            bytes,
+            at: 0,
+            tape: Tape {
+                text,
+                entries: Vec::with_capacity(bytes.len() / 8 + 1),
+                numbers: Vec::new(),
+                decoded: String::new(),
+            },
+            open: Vec::new(),
+        };
+        parser.document()?;
+        Ok(parser.tape)
+    }
+
+    /// The document's root value.
+    pub(crate) fn root(&self) -> TapeValue<'_> {
+        TapeValue { tape: self, at: 0 }
+    }
+
+    /// The index of the entry after the value at `at` and its descendants.
+    #[inline(always)]
+    fn next(&self, at: u32) -> u32 {
+        match self.entries.get(at as usize) {
+            Some(Entry::Array { next, .. } | Entry::Object { next, .. }) => *next,
+            _ => at + 1,
+        }
+    }
+
+    /// The string of the entry at `at`, if it is one.
+    #[inline(always)]
+    fn string(&self, at: u32) -> Option<&str> {
+        match self.entries.get(at as usize)? {
+            Entry::Text { start, len } => self.text.get(*start as usize..(start + len) as usize),
+            Entry::Decoded { start, len } => {
+                self.decoded.get(*start as usize..(start + len) as usize)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The line and column of byte `at` of `bytes`, with `message`.
+fn error_at(bytes: &[u8], at: usize, message: &'static str) -> SyntaxError {
+    let before = bytes.get(..at).unwrap_or(bytes);
+    let line = 1 + before.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + before.iter().rev().take_while(|&&b| b != b'\n').count();
+    SyntaxError {
+        message,
+        line,
+        column,
+    }
+}
+
+/// A container being filled: its entry, and how many values it holds so far.
+struct Open {
+    entry: u32,
+    count: u32,
+    object: bool,
+}
+
+struct Parser<'t> {
+    bytes: &'t [u8],
+    at: usize,
+    tape: Tape<'t>,
+    open: Vec<Open>,
+}
+
+impl Parser<'_> {
+    fn fail<T>(&self, message: &'static str) -> Result<T, SyntaxError> {
+        Err(error_at(self.bytes, self.at, message))
+    }
+
+    #[inline(always)]
+    fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.at).copied()
+    }
+
+    #[inline(always)]
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.at += 1;
+        }
+    }
+
+    fn push(&mut self, entry: Entry) -> u32 {
+        let index = self.tape.entries.len() as u32;
+        self.tape.entries.push(entry);
+        index
+    }
+
+    /// The whole document: a value, then only whitespace.
+    fn document(&mut self) -> Result<(), SyntaxError> {
+        self.skip_whitespace();
+        self.value()?;
+        loop {
+            // After a value: close containers, or go on to the next member or item.
+            self.skip_whitespace();
+            let Some(open) = self.open.last() else {
+                break;
+            };
+            let object = open.object;
+            match self.peek() {
+                Some(b',') => {
+                    self.at += 1;
+                    self.skip_whitespace();
+                    if object {
+                        self.key()?;
+                    }
+                    self.value()?;
+                }
+                Some(b']') if !object => {
+                    self.at += 1;
+                    self.close();
+                }
+                Some(b'}') if object => {
+                    self.at += 1;
+                    self.close();
+                }
+                None => return self.fail("EOF while parsing a value"),
+                Some(_) if object => return self.fail("expected `,` or `}`"),
+                Some(_) => return self.fail("expected `,` or `]`"),
+            }
+        }
+        if self.at < self.bytes.len() {
+            return self.fail("trailing characters");
+        }
+        Ok(())
+    }
+
+    /// One value: a scalar, or the opening of a container (its first member or item
+    /// parsed too, when it has one).
+    fn value(&mut self) -> Result<(), SyntaxError> {
+        if let Some(open) = self.open.last_mut() {
+            open.count += 1;
+        }
+        match self.peek() {
+            Some(b'n') => self.literal(b"null", Entry::Null),
+            Some(b't') => self.literal(b"true", Entry::True),
+            Some(b'f') => self.literal(b"false", Entry::False),
+            Some(b'"') => self.string().map(|_| ()),
+            Some(b'-' | b'0'..=b'9') => self.number(),
+            Some(b'[') => {
+                self.at += 1;
+                self.opening(false)?;
+                self.skip_whitespace();
+                if self.peek() == Some(b']') {
+                    self.at += 1;
+                    self.close();
+                    return Ok(());
+                }
+                self.value()
+            }
+            Some(b'{') => {
+                self.at += 1;
+                self.opening(true)?;
+                self.skip_whitespace();
+                if self.peek() == Some(b'}') {
+                    self.at += 1;
+                    self.close();
+                    return Ok(());
+                }
+                self.key()?;
+                self.value()
+            }
+            None => self.fail("EOF while parsing a value"),
+            Some(_) => self.fail("expected value"),
+        }
+    }
+
+    fn opening(&mut self, object: bool) -> Result<(), SyntaxError> {
+        if self.open.len() + 1 >= MAX_DEPTH {
+            return self.fail("recursion limit exceeded");
+        }
+        let entry = match object {
+            true => self.push(Entry::Object { len: 0, next: 0 }),
+            false => self.push(Entry::Array { len: 0, next: 0 }),
+        };
+        self.open.push(Open {
+            entry,
+            count: 0,
+            object,
+        });
+        Ok(())
+    }
+
+    /// Ends the innermost container: its size and extent, and for an object, which of
+    /// its members are shadowed by a later one of the same name.
+    fn close(&mut self) {
+        let Some(open) = self.open.pop() else {
+            return;
+        };
+        let next = self.tape.entries.len() as u32;
+        let len = match open.object {
+            true => open.count - self.shadow(open.entry, next),
+            false => open.count,
+        };
+        if let Some(entry) = self.tape.entries.get_mut(open.entry as usize) {
+            *entry = match open.object {
+                true => Entry::Object { len, next },
+                false => Entry::Array { len, next },
+            };
+        }
+    }
+
+    /// Marks the keys of the object at `entry` (its members end at `next`) that a later
+    /// key repeats, and says how many.
+    fn shadow(&mut self, entry: u32, next: u32) -> u32 {
+        let tape = &self.tape;
+        let mut keys: SmallVec<[(u32, &str); 16]> = SmallVec::new();
+        let mut at = entry + 1;
+        while at < next {
+            if let Some(key) = tape.string(at) {
+                keys.push((at, key));
+            }
+            at = tape.next(at + 1);
+        }
+        if keys.len() < 2 {
+            return 0;
+        }
+        let mut shadowed: SmallVec<[u32; 4]> = SmallVec::new();
+        if keys.len() <= 16 {
+            for (i, &(at, key)) in keys.iter().enumerate() {
+                if keys[i + 1..].iter().any(|&(_, later)| later == key) {
+                    shadowed.push(at);
+                }
+            }
+        } else {
+            let mut seen = crate::maps::set();
+            for &(at, key) in keys.iter().rev() {
+                if !seen.insert(key) {
+                    shadowed.push(at);
+                }
+            }
+        }
+        drop(keys);
+        for &at in &shadowed {
+            if let Some(entry) = self.tape.entries.get_mut(at as usize) {
+                *entry = Entry::Shadowed;
+            }
+        }
+        shadowed.len() as u32
+    }
+
+    fn literal(&mut self, word: &'static [u8], entry: Entry) -> Result<(), SyntaxError> {
+        match self.bytes.get(self.at..self.at + word.len()) {
+            Some(found) if found == word => {
+                self.at += word.len();
+                self.push(entry);
+                Ok(())
+            }
+            _ => self.fail("expected ident"),
+        }
+    }
+
+    /// An object's key and the colon after it.
+    fn key(&mut self) -> Result<(), SyntaxError> {
+        match self.peek() {
+            Some(b'"') => self.string()?,
+            None => return self.fail("EOF while parsing an object"),
+            Some(_) => return self.fail("key must be a string"),
+        };
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b':') => {
+                self.at += 1;
+                self.skip_whitespace();
+                Ok(())
+            }
+            None => self.fail("EOF while parsing an object"),
+            Some(_) => self.fail("expected `:`"),
+        }
+    }
+
+    /// A string, from its opening quote: borrowed when it has no escape, else decoded.
+    fn string(&mut self) -> Result<u32, SyntaxError> {
+        self.at += 1;
+        let start = self.at;
+        loop {
+            match self.peek() {
+                Some(b'"') => {
+                    let len = (self.at - start) as u32;
+                    self.at += 1;
+                    let entry = Entry::Text {
+                        start: start as u32,
+                        len,
+                    };
+                    return Ok(self.push(entry));
+                }
+                Some(b'\\') => return self.escaped(start),
+                Some(0..=0x1f) => return self.fail("control character while parsing a string"),
+                Some(_) => self.at += 1,
+                None => return self.fail("EOF while parsing a string"),
+            }
+        }
+    }
+
+    /// The rest of a string that has an escape at `self.at`, its text from `start`.
+    fn escaped(&mut self, start: usize) -> Result<u32, SyntaxError> {
+        let from = self.tape.decoded.len();
+        self.tape
+            .decoded
+            .push_str(self.tape.text.get(start..self.at).unwrap_or_default());
+        loop {
+            match self.peek() {
+                Some(b'"') => {
+                    self.at += 1;
+                    let len = (self.tape.decoded.len() - from) as u32;
+                    let entry = Entry::Decoded {
+                        start: from as u32,
+                        len,
+                    };
+                    return Ok(self.push(entry));
+                }
+                Some(b'\\') => {
+                    self.at += 1;
+                    let decoded = match self.peek() {
+                        Some(b'"') => '"',
+                        Some(b'\\') => '\\',
+                        Some(b'/') => '/',
+                        Some(b'b') => '\u{8}',
+                        Some(b'f') => '\u{c}',
+                        Some(b'n') => '\n',
+                        Some(b'r') => '\r',
+                        Some(b't') => '\t',
+                        Some(b'u') => {
+                            self.at += 1;
+                            let c = self.unicode_escape()?;
+                            self.tape.decoded.push(c);
+                            continue;
+                        }
+                        None => return self.fail("EOF while parsing a string"),
+                        Some(_) => return self.fail("invalid escape"),
+                    };
+                    self.at += 1;
+                    self.tape.decoded.push(decoded);
+                }
+                Some(0..=0x1f) => return self.fail("control character while parsing a string"),
+                Some(_) => {
+                    // A run of plain text, copied whole.
+                    let run = self.at;
+                    while let Some(b) = self.peek() {
+                        if b == b'"' || b == b'\\' || b < 0x20 {
+                            break;
+                        }
+                        self.at += 1;
+                    }
+                    let text = self.tape.text.get(run..self.at).unwrap_or_default();
+                    self.tape.decoded.push_str(text);
+                }
+                None => return self.fail("EOF while parsing a string"),
+            }
+        }
+    }
+
+    /// Four hex digits, after `\u`.
+    fn hex4(&mut self) -> Result<u32, SyntaxError> {
+        let mut n = 0;
+        for _ in 0..4 {
+            let digit = match self.peek() {
+                Some(b) => (b as char).to_digit(16),
+                None => return self.fail("EOF while parsing a string"),
+            };
+            let Some(digit) = digit else {
+                return self.fail("invalid escape");
+            };
+            n = n * 16 + digit;
+            self.at += 1;
+        }
+        Ok(n)
+    }
+
+    /// The character of a `\u` escape (after the `u`), a surrogate pair's whole.
+    fn unicode_escape(&mut self) -> Result<char, SyntaxError> {
+        let first = self.hex4()?;
+        let code = match first {
+            0xD800..=0xDBFF => {
+                if self.bytes.get(self.at..self.at + 2) != Some(b"\\u") {
+                    return self.fail("lone leading surrogate in hex escape");
+                }
+                self.at += 2;
+                let second = self.hex4()?;
+                if !(0xDC00..=0xDFFF).contains(&second) {
+                    return self.fail("lone leading surrogate in hex escape");
+                }
+                0x10000 + ((first - 0xD800) << 10) + (second - 0xDC00)
+            }
+            0xDC00..=0xDFFF => return self.fail("lone trailing surrogate in hex escape"),
+            code => code,
+        };
+        match char::from_u32(code) {
+            Some(c) => Ok(c),
+            None => self.fail("invalid unicode code point"),
+        }
+    }
+
+    /// A number: its grammar checked here, its value parsed as `serde_json` parses it.
+    fn number(&mut self) -> Result<(), SyntaxError> {
+        let start = self.at;
+        if self.peek() == Some(b'-') {
+            self.at += 1;
+        }
+        match self.peek() {
+            Some(b'0') => {
+                self.at += 1;
+                if let Some(b'0'..=b'9') = self.peek() {
+                    return self.fail("invalid number");
+                }
+            }
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return self.fail("invalid number"),
+        }
+        if self.peek() == Some(b'.') {
+            self.at += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return self.fail("invalid number");
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.at += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.at += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return self.fail("invalid number");
+            }
+            self.digits();
+        }
+        let text = self.tape.text.get(start..self.at).unwrap_or_default();
+        let Ok(number) = Number::from_str(text) else {
+            self.at = start;
+            return self.fail("number out of range");
+        };
+        let index = self.tape.numbers.len() as u32;
+        self.tape.numbers.push(number);
+        self.push(Entry::Number(index));
+        Ok(())
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.at += 1;
+        }
+    }
+}
+
+/// A value of a [`Tape`]: the view the interpreter reads JSON text through.
+#[derive(Clone, Copy)]
+pub(crate) struct TapeValue<'a> {
+    tape: &'a Tape<'a>,
+    at: u32,
+}
+
+impl<'a> View<'a> for TapeValue<'a> {
+    type Number = &'a Number;
+    type Array = TapeArray<'a>;
+    type Object = TapeObject<'a>;
+
+    #[inline]
+    fn json(self) -> Json<'a, Self> {
+        let tape = self.tape;
+        match tape.entries.get(self.at as usize) {
+            Some(Entry::Null) | None | Some(Entry::Shadowed) => Json::Null,
+            Some(Entry::True) => Json::Bool(true),
+            Some(Entry::False) => Json::Bool(false),
+            Some(&Entry::Number(n)) => match tape.numbers.get(n as usize) {
+                Some(number) => Json::Number(number),
+                None => Json::Null,
+            },
+            Some(Entry::Text { .. } | Entry::Decoded { .. }) => {
+                Json::String(tape.string(self.at).unwrap_or_default())
+            }
+            Some(&Entry::Array { len, .. }) => Json::Array(TapeArray {
+                tape,
+                at: self.at,
+                len,
+            }),
+            Some(&Entry::Object { len, .. }) => Json::Object(TapeObject {
+                tape,
+                at: self.at,
+                len,
+            }),
+        }
+    }
+
+    #[inline(always)]
+    fn address(self) -> usize {
+        self.at as usize
+    }
+
+    fn to_value(self) -> Cow<'a, Value> {
+        Cow::Owned(to_value(self))
+    }
+}
+
+/// A tape's value as a `serde_json::Value`, built with a stack of its own.
+fn to_value(root: TapeValue<'_>) -> Value {
+    enum Frame<'a> {
+        Array(Vec<Value>, TapeItems<'a>),
+        Object(serde_json::Map<String, Value>, TapeMembers<'a>, String),
+    }
+    let leaf = |value: TapeValue<'_>| match value.json() {
+        Json::Null => Some(Value::Null),
+        Json::Bool(b) => Some(Value::Bool(b)),
+        Json::Number(n) => Some(Value::Number(n.clone())),
+        Json::String(s) => Some(Value::String(s.to_owned())),
+        Json::Array(_) | Json::Object(_) => None,
+    };
+    fn open(value: TapeValue<'_>) -> Option<Frame<'_>> {
+        match value.json() {
+            Json::Array(items) => Some(Frame::Array(Vec::with_capacity(items.len()), items.iter())),
+            Json::Object(map) => Some(Frame::Object(
+                serde_json::Map::new(),
+                map.iter(),
+                String::new(),
+            )),
+            _ => None,
+        }
+    }
+    let Some(first) = open(root) else {
+        return leaf(root).unwrap_or(Value::Null);
+    };
+    let mut stack = vec![first];
+    loop {
+        let Some(top) = stack.last_mut() else {
+            return Value::Null;
+        };
+        let next = match top {
+            Frame::Array(_, items) => items.next(),
+            Frame::Object(_, members, key) => members.next().map(|(k, v)| {
+                *key = k.to_owned();
+                v
+            }),
+        };
+        let done = match next {
+            Some(child) => match leaf(child) {
+                Some(value) => Some(value),
+                None => {
+                    if let Some(frame) = open(child) {
+                        stack.push(frame);
+                    }
+                    None
+                }
+            },
+            None => {
+                let finished = match stack.pop() {
+                    Some(Frame::Array(items, _)) => Value::Array(items),
+                    Some(Frame::Object(map, ..)) => Value::Object(map),
+                    None => Value::Null,
+                };
+                if stack.is_empty() {
+                    return finished;
+                }
+                Some(finished)
+            }
+        };
+        if let Some(value) = done {
+            match stack.last_mut() {
+                Some(Frame::Array(items, _)) => items.push(value),
+                Some(Frame::Object(map, _, key)) => {
+                    map.insert(std::mem::take(key), value);
+                }
+                None => return value,
+            }
+        }
+    }
+}
+
+/// The items of an array of a [`Tape`].
+#[derive(Clone, Copy)]
+pub(crate) struct TapeArray<'a> {
+    tape: &'a Tape<'a>,
+    at: u32,
+    len: u32,
+}
+
+/// The items of a [`TapeArray`], in order.
+#[derive(Clone)]
+pub(crate) struct TapeItems<'a> {
+    tape: &'a Tape<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'a> Iterator for TapeItems<'a> {
+    type Item = TapeValue<'a>;
+
+    #[inline]
+    fn next(&mut self) -> Option<TapeValue<'a>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let at = self.next;
+        self.next = self.tape.next(at);
+        Some(TapeValue {
+            tape: self.tape,
+            at,
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for TapeItems<'_> {}
+
+impl<'a> ArrayView<'a> for TapeArray<'a> {
+    type Item = TapeValue<'a>;
+    type Iter = TapeItems<'a>;
+
+    #[inline(always)]
+    fn len(self) -> usize {
+        self.len as usize
+    }
+
+    fn get(self, index: usize) -> Option<TapeValue<'a>> {
+        self.iter().nth(index)
+    }
+
+    #[inline]
+    fn iter(self) -> TapeItems<'a> {
+        TapeItems {
+            tape: self.tape,
+            next: self.at + 1,
+            left: self.len,
+        }
+    }
+}
+
+/// The members of an object of a [`Tape`].
+#[derive(Clone, Copy)]
+pub(crate) struct TapeObject<'a> {
+    tape: &'a Tape<'a>,
+    at: u32,
+    len: u32,
+}
+
+/// The members of a [`TapeObject`], in document order, those shadowed skipped.
+#[derive(Clone)]
+pub(crate) struct TapeMembers<'a> {
+    tape: &'a Tape<'a>,
+    next: u32,
+    left: u32,
+}
+
+impl<'a> Iterator for TapeMembers<'a> {
+    type Item = (&'a str, TapeValue<'a>);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        while self.left > 0 {
+            let key = self.next;
+            let value = key + 1;
+            self.next = self.tape.next(value);
+            if let Some(name) = self.tape.string(key) {
+                self.left -= 1;
+                let value = TapeValue {
+                    tape: self.tape,
+                    at: value,
+                };
+                return Some((name, value));
+            }
+        }
+        None
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for TapeMembers<'_> {}
+
+impl<'a> ObjectView<'a> for TapeObject<'a> {
+    type Value = TapeValue<'a>;
+    type Iter = TapeMembers<'a>;
+
+    const KEYS_IN_BYTE_ORDER: bool = false;
+    const INDEXED: bool = false;
+
+    #[inline(always)]
+    fn len(self) -> usize {
+        self.len as usize
+    }
+
+    fn get(self, name: &str) -> Option<TapeValue<'a>> {
+        self.iter()
+            .find(|(key, _)| *key == name)
+            .map(|(_, value)| value)
+    }
+
+    #[inline]
+    fn iter(self) -> TapeMembers<'a> {
+        TapeMembers {
+            tape: self.tape,
+            next: self.at + 1,
+            left: self.len,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn parsed(text: &str) -> Result<Value, SyntaxError> {
+        Tape::parse(text.as_bytes()).map(|tape| to_value(tape.root()))
+    }
+
+    #[test]
+    fn documents_read_back_as_serde_json_reads_them() {
+        for text in [
+            "null",
+            " true ",
+            "[1, -2.5e3, 0, -0, 1e-7, 18446744073709551615, 18446744073709551616]",
+            r#"{"a": {"b": [[], {}]}, "c": "\u00e9\ud83d\ude00\n\"x\""}"#,
+            r#"{"k": 1, "k": 2, "j": [3], "k": 4}"#,
+            r#""""#,
+        ] {
+            let ours = parsed(text).unwrap();
+            let theirs: Value = serde_json::from_str(text).unwrap();
+            assert_eq!(ours, theirs, "{text}");
+        }
+    }
+
+    #[test]
+    fn what_serde_json_refuses_is_refused() {
+        for text in [
+            "",
+            " ",
+            "[",
+            "[1,]",
+            "{\"a\" 1}",
+            "{\"a\":1,}",
+            "01",
+            "1.",
+            "-",
+            "1e",
+            "tru",
+            "\"\\ud800\"",
+            "\"\\udc00x\"",
+            "\"\u{1}\"",
+            "1 2",
+            "1e400",
+            "[1] x",
+            "{1: 2}",
+        ] {
+            assert!(
+                serde_json::from_str::<Value>(text).is_err(),
+                "serde accepts {text:?}"
+            );
+            assert!(parsed(text).is_err(), "{text:?}");
+        }
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert!(serde_json::from_str::<Value>(&deep).is_err());
+        assert!(parsed(&deep).is_err());
+        for depth in [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1] {
+            let deep = "[".repeat(depth) + &"]".repeat(depth);
+            let theirs = serde_json::from_str::<Value>(&deep).ok();
+            assert_eq!(parsed(&deep).ok(), theirs, "{depth} levels");
+        }
+        let deep = "[".repeat(1_000_000);
+        assert!(parsed(&deep).is_err(), "no stack overflow");
+    }
+
+    #[test]
+    fn errors_name_the_line_and_column() {
+        let error = parsed("{\n  \"a\": tru\n}").unwrap_err();
+        assert_eq!((error.line, error.column), (2, 8));
+        assert_eq!(error.to_string(), "expected ident at line 2 column 8");
+    }
+
+    #[test]
+    fn repeated_names_keep_the_last_value_in_large_objects_too() {
+        let members: Vec<String> = (0..40).map(|i| format!("\"k{}\": {i}", i % 25)).collect();
+        let text = format!("{{{}}}", members.join(","));
+        assert_eq!(
+            parsed(&text).unwrap(),
+            serde_json::from_str::<Value>(&text).unwrap()
+        );
+        let tape = Tape::parse(text.as_bytes()).unwrap();
+        let Json::Object(map) = tape.root().json() else {
+            panic!("an object");
+        };
+        assert_eq!(map.len(), 25);
+        assert_eq!(map.iter().count(), 25);
+    }
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<u64>().prop_map(Value::from),
+            any::<f64>()
+                .prop_filter_map("finite", serde_json::Number::from_f64)
+                .prop_map(Value::Number),
+            "[a-c\"\\\\/\u{0}-\u{1f}é😀]{0,6}".prop_map(Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                proptest::collection::vec(("[a-d]{0,2}", inner), 0..6)
+                    .prop_map(|members| Value::Object(members.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        /// Any document `serde_json` writes (compact or pretty, so escapes and every
+        /// kind of value) reads back as `serde_json` reads it.
+        #[test]
+        fn written_documents_read_back_the_same(value in value(), pretty in any::<bool>()) {
+            let text = match pretty {
+                true => serde_json::to_string_pretty(&value).unwrap(),
+                false => serde_json::to_string(&value).unwrap(),
+            };
+            prop_assert_eq!(parsed(&text).unwrap(), serde_json::from_str::<Value>(&text).unwrap());
+        }
+
+        /// Any bytes: an error exactly when `serde_json` gives one, else the same value.
+        #[test]
+        fn any_bytes_parse_as_serde_json_parses_them(bytes in proptest::collection::vec(
+            prop_oneof![
+                Just(b'['), Just(b']'), Just(b'{'), Just(b'}'), Just(b'"'), Just(b':'),
+                Just(b','), Just(b'\\'), Just(b'u'), Just(b'1'), Just(b'0'), Just(b'-'),
+                Just(b'.'), Just(b'e'), Just(b' '), Just(b'a'), Just(b'n'), any::<u8>(),
+            ],
+            0..24,
+        )) {
+            let ours = Tape::parse(&bytes).map(|tape| to_value(tape.root()));
+            let theirs = serde_json::from_slice::<Value>(&bytes);
+            match (ours, theirs) {
+                (Ok(ours), Ok(theirs)) => prop_assert_eq!(ours, theirs),
+                (Err(_), Err(_)) => {}
+                (ours, theirs) => prop_assert!(false, "ours {:?}, serde_json {:?}", ours, theirs),
+            }
+        }
+    }
+}
