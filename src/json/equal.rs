@@ -200,9 +200,12 @@ fn digest<'i, V: View<'i>>(value: V) -> (u64, usize) {
 pub(crate) fn all_unique<'i, A: ArrayView<'i>>(items: A) -> bool {
     // Most arrays checked are short lists of a few strings (jsconfig's `lib`, `files`):
     // no call and no frame for the hashing paths' stack buffers.
-    match (items.len(), items.get(0), items.get(1)) {
-        (2, Some(a), Some(b)) => !equal(a, b),
-        (0..=2, ..) => true,
+    match items.len() {
+        0 | 1 => true,
+        2 => match (items.get(0), items.get(1)) {
+            (Some(a), Some(b)) => !equal(a, b),
+            _ => true,
+        },
         _ => several_unique(items),
     }
 }

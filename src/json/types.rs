@@ -1,6 +1,6 @@
 //! The seven JSON Schema primitive types as a one-byte set.
 
-use super::view::{Json, NumberView, ObjectView, View};
+use super::view::{Json, Kind, NumberView, ObjectView, View};
 
 /// A set of JSON Schema types, one bit each; `number` includes `integer`.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
@@ -39,13 +39,13 @@ impl TypeSet {
     /// that a set containing either may accept it. For [`TypeSet::admits`].
     #[inline(always)]
     pub(crate) fn kind<'i, V: View<'i>>(value: V) -> TypeSet {
-        match value.json() {
-            Json::Null => Self::NULL,
-            Json::Bool(_) => Self::BOOLEAN,
-            Json::Number(_) => Self::NUMBER,
-            Json::String(_) => Self::STRING,
-            Json::Array(_) => Self::ARRAY,
-            Json::Object(_) => Self::OBJECT,
+        match value.kind() {
+            Kind::Null => Self::NULL,
+            Kind::Bool => Self::BOOLEAN,
+            Kind::Number => Self::NUMBER,
+            Kind::String => Self::STRING,
+            Kind::Array => Self::ARRAY,
+            Kind::Object => Self::OBJECT,
         }
     }
 
@@ -55,13 +55,13 @@ impl TypeSet {
     /// The kind of `value` as an index: null, boolean, number, string, array, object.
     #[inline(always)]
     pub(crate) fn kind_index<'i, V: View<'i>>(value: V) -> usize {
-        match value.json() {
-            Json::Null => 0,
-            Json::Bool(_) => 1,
-            Json::Number(_) => 2,
-            Json::String(_) => 3,
-            Json::Array(_) => 4,
-            Json::Object(_) => 5,
+        match value.kind() {
+            Kind::Null => 0,
+            Kind::Bool => 1,
+            Kind::Number => 2,
+            Kind::String => 3,
+            Kind::Array => 4,
+            Kind::Object => 5,
         }
     }
 
@@ -114,13 +114,13 @@ impl TypeSet {
     #[inline(always)]
     pub(crate) fn matches<'i, V: View<'i>>(self, value: V) -> bool {
         const NUMBER_ONLY: u8 = 1 << 3;
-        let bit = match value.json() {
-            Json::Null => Self::NULL.0,
-            Json::Bool(_) => Self::BOOLEAN.0,
-            Json::Number(_) => NUMBER_ONLY,
-            Json::String(_) => Self::STRING.0,
-            Json::Array(_) => Self::ARRAY.0,
-            Json::Object(_) => Self::OBJECT.0,
+        let bit = match value.kind() {
+            Kind::Null => Self::NULL.0,
+            Kind::Bool => Self::BOOLEAN.0,
+            Kind::Number => NUMBER_ONLY,
+            Kind::String => Self::STRING.0,
+            Kind::Array => Self::ARRAY.0,
+            Kind::Object => Self::OBJECT.0,
         };
         if self.0 & bit != 0 {
             return true;
@@ -195,10 +195,7 @@ pub(crate) fn type_name<'i, V: View<'i>>(value: V) -> &'static str {
 /// Whether `value` is an integer: out of line, the rare question of [`TypeSet::matches`].
 #[inline(never)]
 fn is_integer<'i, V: View<'i>>(value: V) -> bool {
-    match value.json() {
-        Json::Number(n) => n.is_integer(),
-        _ => false,
-    }
+    value.as_number().is_some_and(NumberView::is_integer)
 }
 
 #[cfg(test)]

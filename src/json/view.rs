@@ -56,6 +56,23 @@ impl<'i, V: View<'i>> Clone for Json<'i, V> {
 
 impl<'i, V: View<'i>> Copy for Json<'i, V> {}
 
+/// What kind of value a [`View`] is, without its contents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// `null`.
+    Null,
+    /// `true` or `false`.
+    Bool,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// An array.
+    Array,
+    /// An object.
+    Object,
+}
+
 /// A handle on one value of an instance that lives for `'i`.
 pub(crate) trait View<'i>: Copy {
     /// The view's numbers.
@@ -67,6 +84,58 @@ pub(crate) trait View<'i>: Copy {
 
     /// What this value is.
     fn json(self) -> Json<'i, Self>;
+
+    /// What kind of value this is: [`View::json`] without the contents, for the type
+    /// checks every loop makes.
+    #[inline(always)]
+    fn kind(self) -> Kind {
+        match self.json() {
+            Json::Null => Kind::Null,
+            Json::Bool(_) => Kind::Bool,
+            Json::Number(_) => Kind::Number,
+            Json::String(_) => Kind::String,
+            Json::Array(_) => Kind::Array,
+            Json::Object(_) => Kind::Object,
+        }
+    }
+
+    /// The array this value is, if it is one: [`View::json`] for the one kind a check
+    /// reads (a single comparison where matching on the whole [`Json`] may cost a
+    /// jump table).
+    #[inline(always)]
+    fn as_array(self) -> Option<Self::Array> {
+        match self.json() {
+            Json::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The object this value is, if it is one (see [`View::as_array`]).
+    #[inline(always)]
+    fn as_object(self) -> Option<Self::Object> {
+        match self.json() {
+            Json::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    /// The string this value is, if it is one (see [`View::as_array`]).
+    #[inline(always)]
+    fn as_str(self) -> Option<&'i str> {
+        match self.json() {
+            Json::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The number this value is, if it is one (see [`View::as_array`]).
+    #[inline(always)]
+    fn as_number(self) -> Option<Self::Number> {
+        match self.json() {
+            Json::Number(n) => Some(n),
+            _ => None,
+        }
+    }
 
     /// A number that tells this value apart from every other value of the instance
     /// while it lives (its address, say).
@@ -166,6 +235,50 @@ impl<'i> View<'i> for &'i Value {
             Value::String(s) => Json::String(s),
             Value::Array(items) => Json::Array(items.as_slice()),
             Value::Object(map) => Json::Object(map),
+        }
+    }
+
+    #[inline(always)]
+    fn kind(self) -> Kind {
+        match self {
+            Value::Null => Kind::Null,
+            Value::Bool(_) => Kind::Bool,
+            Value::Number(_) => Kind::Number,
+            Value::String(_) => Kind::String,
+            Value::Array(_) => Kind::Array,
+            Value::Object(_) => Kind::Object,
+        }
+    }
+
+    #[inline(always)]
+    fn as_array(self) -> Option<&'i [Value]> {
+        match self {
+            Value::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn as_object(self) -> Option<&'i Map<String, Value>> {
+        match self {
+            Value::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn as_str(self) -> Option<&'i str> {
+        match self {
+            Value::String(text) => Some(text),
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn as_number(self) -> Option<&'i Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
         }
     }
 

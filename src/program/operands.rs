@@ -50,7 +50,7 @@ impl Switch {
 
     /// The positions of the branches that may accept `value` for the property.
     pub(crate) fn case<'i, V: View<'i>>(&self, value: V) -> &[u32] {
-        let Json::String(value) = value.json() else {
+        let Some(value) = value.as_str() else {
             return &self.open;
         };
         match self.values.position(value) {

@@ -25,7 +25,7 @@ where
         instance: V,
         table: Id<Items>,
     ) -> bool {
-        let Json::Array(items) = instance.json() else {
+        let Some(items) = instance.as_array() else {
             return true;
         };
         let program = self.program;
@@ -230,7 +230,7 @@ where
         min: u32,
         max: u32,
     ) -> bool {
-        let Json::Array(items) = instance.json() else {
+        let Some(items) = instance.as_array() else {
             return true;
         };
         let mut count: u64 = 0;
@@ -357,7 +357,7 @@ where
 
     #[inline(never)]
     pub(super) fn property_names<'i, V: View<'i>>(&mut self, instance: V, node: NodeId) -> bool {
-        let Json::Object(map) = instance.json() else {
+        let Some(map) = instance.as_object() else {
             return true;
         };
         let mut ok = true;

@@ -543,7 +543,7 @@ where
 
     #[inline(never)]
     pub(super) fn dependent_schemas<'i, V: View<'i>>(&mut self, instance: V, span: Span) -> bool {
-        let Json::Object(map) = instance.json() else {
+        let Some(map) = instance.as_object() else {
             return true;
         };
         let program = self.program;

@@ -72,10 +72,10 @@ pub(crate) fn settled<'i, V: View<'i>>(
         Settle::Range(table) => range(program, table, value),
         Settle::ChecksOrNull { branch, table } => or_null(program, branch, table, false, value),
         Settle::RangeOrNull { branch, table } => or_null(program, branch, table, true, value),
-        Settle::Pattern(regex) => match value.json() {
-            // The work of the `pattern` part of the list this settles.
-            Json::String(text) => pattern(program, regex, text),
-            _ => (false, 0),
+        // The work of the `pattern` part of the list this settles.
+        Settle::Pattern(regex) => match value.as_str() {
+            Some(text) => pattern(program, regex, text),
+            None => (false, 0),
         },
         Settle::Text { min, max } => {
             let fits = string_of(value).is_some_and(|s| min_length(s, min) && max_length(s, max));
@@ -307,9 +307,12 @@ fn array_of<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
     };
     // `uniqueItems` last, as its own part: a step per item. Never in the loop over rings of
     // coordinates below, which it cost a fifth (GeoJSON, measured).
-    match value.json() {
-        Json::Array(items) if ok && spec.unique => (equal::all_unique(items), work + items.len()),
-        _ => (ok, work),
+    if !(ok && spec.unique) {
+        return (ok, work);
+    }
+    match value.as_array() {
+        Some(items) => (equal::all_unique(items), work + items.len()),
+        None => (ok, work),
     }
 }
 
@@ -317,7 +320,7 @@ fn array_of<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
 /// of one type.
 #[inline(always)]
 fn array_of_items<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
-    let Json::Array(items) = value.json() else {
+    let Some(items) = value.as_array() else {
         // Every other part checks arrays alone.
         let ok = spec.types.matches(value);
         return (ok, usize::from(!ok));
@@ -331,7 +334,7 @@ fn array_of_items<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
 /// [`array_of`] for an [`ArrayOf`] with a prefix.
 #[inline]
 fn array_of_prefixed<'i, V: View<'i>>(spec: &ArrayOf, value: V) -> (bool, usize) {
-    let Json::Array(items) = value.json() else {
+    let Some(items) = value.as_array() else {
         let ok = spec.types.matches(value);
         return (ok, usize::from(!ok));
     };
@@ -358,7 +361,7 @@ fn all_of<'i, V: View<'i>>(set: TypeSet, items: impl Iterator<Item = V>) -> bool
 
 /// A [`Node::EachItem`]: every item passes the leaf `rest`; one step per item.
 fn each_item<'i, V: View<'i>>(program: &Program, rest: NodeId, value: V) -> (bool, usize) {
-    let Json::Array(items) = value.json() else {
+    let Some(items) = value.as_array() else {
         return (true, 0);
     };
     let node = program.nodes[rest.index()];
@@ -376,10 +379,24 @@ fn each_item<'i, V: View<'i>>(program: &Program, rest: NodeId, value: V) -> (boo
         // Rings of coordinates: the shape of the items decided once.
         let spec = &program.array_ofs[table];
         if spec.prefix.is_empty() && !spec.unique {
+            // The spec's fields read once, into registers: read per item, they were
+            // spilled and reloaded around the loop over each item's items (GeoJSON's
+            // rings of coordinates: 24 instructions a position, then 31 when the loop
+            // went through `array_of_items`; 19 so).
+            let (min, max, set) = (spec.min as usize, spec.max as usize, spec.items);
+            let (types, parts) = (spec.types, spec.parts.len as usize);
             for item in items.iter() {
-                let (ok, cost) = array_of_items(spec, item);
-                work += cost;
-                if !ok {
+                let Some(inner) = item.as_array() else {
+                    let ok = types.matches(item);
+                    work += usize::from(!ok);
+                    if !ok {
+                        return (false, work);
+                    }
+                    continue;
+                };
+                let n = inner.len();
+                work += n + parts;
+                if n < min || n > max || !all_of(set, inner.iter()) {
                     return (false, work);
                 }
             }
@@ -505,7 +522,7 @@ fn branches<'i, V: View<'i>>(program: &Program, span: Span, value: V, one: bool)
 /// A [`Node::Tuple`]: each item against its position's leaf, or the rest's; one step
 /// per item.
 fn tuple<'i, V: View<'i>>(program: &Program, table: Id<Items>, value: V) -> (bool, usize) {
-    let Json::Array(items) = value.json() else {
+    let Some(items) = value.as_array() else {
         return (true, 0);
     };
     let spec = &program.items[table];
@@ -536,9 +553,7 @@ pub(super) fn items_evaluated<'i, V: View<'i>>(
     node: Node,
     value: V,
 ) -> Option<Mark> {
-    let Json::Array(items) = value.json() else {
-        return None;
-    };
+    let items = value.as_array()?;
     let wider = |a: Option<Mark>, b: Option<Mark>| match (a, b) {
         (Some(Mark::AllItems), _) | (_, Some(Mark::AllItems)) => Some(Mark::AllItems),
         (Some(Mark::ItemsBelow(x)), Some(Mark::ItemsBelow(y))) => Some(Mark::ItemsBelow(x.max(y))),
@@ -608,13 +623,13 @@ fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usi
         Node::MinLength(min) => string(value, |s| min_length(s, min)),
         Node::MaxLength(max) => string(value, |s| max_length(s, max)),
         Node::Pattern(regex) => {
-            let Json::String(s) = value.json() else {
+            let Some(s) = value.as_str() else {
                 return (true, 0);
             };
             return pattern(program, regex, s);
         }
         Node::Format(table) => {
-            let Json::String(s) = value.json() else {
+            let Some(s) = value.as_str() else {
                 return (true, 0);
             };
             return (
@@ -625,7 +640,7 @@ fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usi
         Node::MinItems(min) => array(value, |items| items.len() >= min as usize),
         Node::MaxItems(max) => array(value, |items| items.len() <= max as usize),
         Node::UniqueItems => {
-            let Json::Array(items) = value.json() else {
+            let Some(items) = value.as_array() else {
                 return (true, 0);
             };
             return (equal::all_unique(items), items.len());
@@ -633,7 +648,7 @@ fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usi
         Node::MinProperties(min) => object(value, |map| map.len() >= min as usize),
         Node::MaxProperties(max) => object(value, |map| map.len() <= max as usize),
         Node::Required(names) => {
-            let Json::Object(map) = value.json() else {
+            let Some(map) = value.as_object() else {
                 return (true, 0);
             };
             return (
@@ -642,7 +657,7 @@ fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usi
             );
         }
         Node::DependentRequired(span) => {
-            let Json::Object(map) = value.json() else {
+            let Some(map) = value.as_object() else {
                 return (true, 0);
             };
             let entries = &program.dependent_required[span];
@@ -677,10 +692,7 @@ fn plain<'i, V: View<'i>>(program: &Program, node: Node, value: V) -> (bool, usi
 /// `check` of a number; other values pass.
 #[inline(always)]
 fn number<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Number) -> bool) -> bool {
-    match value.json() {
-        Json::Number(n) => check(n),
-        _ => true,
-    }
+    value.as_number().is_none_or(check)
 }
 
 /// `check` of a string; other values pass.
@@ -692,28 +704,19 @@ fn string<'i, V: View<'i>>(value: V, check: impl FnOnce(&str) -> bool) -> bool {
 /// The string `value` is, if it is one.
 #[inline(always)]
 fn string_of<'i, V: View<'i>>(value: V) -> Option<&'i str> {
-    match value.json() {
-        Json::String(text) => Some(text),
-        _ => None,
-    }
+    value.as_str()
 }
 
 /// `check` of an array; other values pass.
 #[inline(always)]
 fn array<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Array) -> bool) -> bool {
-    match value.json() {
-        Json::Array(items) => check(items),
-        _ => true,
-    }
+    value.as_array().is_none_or(check)
 }
 
 /// `check` of an object; other values pass.
 #[inline(always)]
 fn object<'i, V: View<'i>>(value: V, check: impl FnOnce(V::Object) -> bool) -> bool {
-    match value.json() {
-        Json::Object(map) => check(map),
-        _ => true,
-    }
+    value.as_object().is_none_or(check)
 }
 
 fn compare<N: NumberView>(program: &Program, value: N, bound: NumId) -> Ordering {

@@ -6,7 +6,7 @@
 use super::leaf;
 use super::{Logged, Mode, Vm};
 use crate::ids::{Id, NodeId};
-use crate::json::view::{Json, ObjectView, View};
+use crate::json::view::{ObjectView, View};
 use crate::program::{Clause, Node, PropertyLogic};
 
 /// Objects of up to this many keys are walked key by key; larger ones too, unless they
@@ -51,7 +51,7 @@ where
         table: Id<PropertyLogic>,
     ) -> bool {
         let logic = &self.program.property_logic[table];
-        let Json::Object(map) = instance.json() else {
+        let Some(map) = instance.as_object() else {
             return self.all(logic.parts, instance);
         };
         if self.tracking {

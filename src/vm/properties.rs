@@ -29,7 +29,7 @@ where
         instance: V,
         table: Id<Properties>,
     ) -> bool {
-        let Json::Object(map) = instance.json() else {
+        let Some(map) = instance.as_object() else {
             return true;
         };
         let program = self.program;
