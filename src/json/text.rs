@@ -557,7 +557,11 @@ impl Parser<'_> {
             self.digits();
         }
         let text = self.tape.text.get(start..self.at).unwrap_or_default();
-        let Ok(number) = Number::from_str(text) else {
+        let integer = self
+            .bytes
+            .get(start..self.at)
+            .is_some_and(|digits| !digits.iter().any(|b| matches!(b, b'.' | b'e' | b'E')));
+        let Some(number) = number(text, integer) else {
             self.at = start;
             return self.fail("number out of range");
         };
@@ -572,6 +576,37 @@ impl Parser<'_> {
             self.at += 1;
         }
     }
+}
+
+/// The number a JSON number's `text` (its grammar checked; `integer` when it has no
+/// fraction or exponent) is, as `serde_json` makes it: an integer that fits a `u64` or,
+/// negative, an `i64`, else the nearest double (`-0` is the double `-0.0`), `None` beyond
+/// a double's range. `serde_json`'s own `FromStr` builds a deserializer per number,
+/// about 500 instructions each; with `arbitrary-precision` it keeps the text, so it is
+/// asked then.
+fn number(text: &str, integer: bool) -> Option<Number> {
+    if cfg!(feature = "arbitrary-precision") {
+        return Number::from_str(text).ok();
+    }
+    if integer {
+        match text.strip_prefix('-') {
+            None => {
+                if let Ok(n) = text.parse::<u64>() {
+                    return Some(Number::from(n));
+                }
+            }
+            Some(_) => {
+                if let Ok(n) = text.parse::<i64>() {
+                    if n != 0 {
+                        return Some(Number::from(n));
+                    }
+                }
+            }
+        }
+    }
+    // `float_roundtrip` makes `serde_json`'s parse correctly rounded, as `f64`'s is.
+    let double: f64 = text.parse().ok()?;
+    Number::from_f64(double)
 }
 
 /// A value of a [`Tape`]: the view the interpreter reads JSON text through.
@@ -849,6 +884,9 @@ mod tests {
             r#"{"a": {"b": [[], {}]}, "c": "\u00e9\ud83d\ude00\n\"x\""}"#,
             r#"{"k": 1, "k": 2, "j": [3], "k": 4}"#,
             r#""""#,
+            "[-0, -0.0, 0.0, 1.0, 1e2, 1E-2, 0.1, 5e-324, 1.7976931348623157e308]",
+            "[-9223372036854775808, -9223372036854775809, 9223372036854775808]",
+            "[123456789012345678901234567890, -123456789012345678901234567890, 2.5e-400]",
         ] {
             let ours = parsed(text).unwrap();
             let theirs: Value = serde_json::from_str(text).unwrap();
