@@ -89,12 +89,13 @@ where
                     })
                 }
                 Settle::Exact(table) if !EXPLAIN && !self.tracking => {
-                    self.nested_items(rest, rest_items(), |vm, item| match item.json() {
-                        Json::Object(_) if V::Object::KEYS_IN_BYTE_ORDER => {
-                            Some(vm.exact_record(rest, item, table))
-                        }
-                        Json::Object(_) => Some(vm.properties(rest, item, table)),
-                        _ => None,
+                    self.nested_items(rest, rest_items(), |vm, item| {
+                        let exact = V::Object::KEYS_IN_BYTE_ORDER;
+                        item.as_object().map(|_| match exact {
+                            true => vm.exact_record(rest, item, table),
+                            // A view in another order runs the table as any record.
+                            false => vm.properties(rest, item, table),
+                        })
                     })
                 }
                 Settle::Record(table) if !EXPLAIN && !self.tracking => {

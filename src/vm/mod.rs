@@ -520,14 +520,14 @@ where
         value: V,
         step: Step<'_>,
     ) -> bool {
+        // The exact loop reads the keys in byte order: a view in another order runs the
+        // table as any record.
+        let settle = match settle {
+            Settle::Exact(table) if !V::Object::KEYS_IN_BYTE_ORDER => Settle::Record(table),
+            settle => settle,
+        };
         match (settle, value.json()) {
             (Settle::Record(table), Json::Object(_)) => {
-                self.steps -= 1;
-                self.nested(node, |vm| vm.properties(node, value, table))
-            }
-            // The exact loop reads the keys in byte order: a view in another order runs
-            // the table as any record.
-            (Settle::Exact(table), Json::Object(_)) if !V::Object::KEYS_IN_BYTE_ORDER => {
                 self.steps -= 1;
                 self.nested(node, |vm| vm.properties(node, value, table))
             }
