@@ -6,6 +6,13 @@
 # test crate, the doctests and the Python binding's tests.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Disk is what a clean clone runs short of (CI ran out at the exact-numbers build): no
+# incremental caches, which a run from scratch never reuses (2.4 GB of them), and line
+# tables only in the test binaries, enough for a panic's backtrace (full debug info made
+# target/debug 4 GB of its 6.7).
+export CARGO_INCREMENTAL=0
+export CARGO_PROFILE_TEST_DEBUG=line-tables-only
+export CARGO_PROFILE_DEV_DEBUG=line-tables-only
 
 scripts/fetch-suite.sh
 # The library and the workspace crates (crates/: the command-line tool, the rmcp
