@@ -29,15 +29,24 @@ fn equal_within<'a, 'b, A: View<'a>, B: View<'b>>(a: A, b: B, depth: u32) -> boo
             x.len() == y.len()
                 && (x.iter().zip(y.iter())).all(|(x, y)| equal_within(x, y, depth + 1))
         }
-        (Json::Object(x), Json::Object(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .all(|(key, x)| y.get(key).is_some_and(|y| equal_within(x, y, depth + 1)))
-        }
+        (Json::Object(x), Json::Object(y)) => x.len() == y.len() && same_members(x, y, depth),
         (Json::Null, Json::Null) => true,
         (Json::Bool(x), Json::Bool(y)) => x == y,
         _ => false,
     }
+}
+
+/// Whether two objects of the same size have the same members, at `depth`.
+#[inline(always)]
+fn same_members<'a, 'b, X: ObjectView<'a>, Y: ObjectView<'b>>(x: X, y: Y, depth: u32) -> bool {
+    // Keys are unique: two objects whose keys both come in byte order pair up key for
+    // key, or differ (`serde_json`'s maps, unless its `preserve_order` is on: the probe).
+    if X::KEYS_IN_BYTE_ORDER && Y::KEYS_IN_BYTE_ORDER && crate::memory::keys_in_byte_order() {
+        return (x.iter().zip(y.iter()))
+            .all(|((kx, x), (ky, y))| kx == ky && equal_within(x, y, depth + 1));
+    }
+    x.iter()
+        .all(|(key, x)| y.get(key).is_some_and(|y| equal_within(x, y, depth + 1)))
 }
 
 /// Whether two numbers of two views are equal as numbers.
