@@ -152,7 +152,9 @@ impl Validator {
     /// holds, read where it lies, without building a `serde_json::Value` (a flat tape of
     /// the document, a few allocations whatever its size). The text is read as
     /// `serde_json::from_slice` reads it: the same grammar, a repeated name keeps its
-    /// last value, numbers parsed alike, at most 127 levels of nesting.
+    /// last value, at most 127 levels of nesting. Numbers are judged by their text,
+    /// exactly, also where the default build's `Value` would hold the nearest double
+    /// (more than 15 significant digits, integers beyond 64 bits).
     ///
     /// ```
     /// use serde_json::json;

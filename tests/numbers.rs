@@ -163,3 +163,36 @@ fn the_default_build_judges_the_nearest_double() {
     }
     assert!(wrong > 0, "the cases reach past doubles");
 }
+
+/// JSON text is judged by its text in both builds (`Validator::is_valid_json`): every
+/// case above whose schema a double holds (the default build's schemas are doubles)
+/// gets its exact verdict, even where the tree's double misjudges it.
+#[test]
+fn json_text_is_judged_by_its_text() {
+    let mut judged = 0;
+    for &(schema, instance, valid) in BEYOND_DOUBLES {
+        let Ok(schema_value) = serde_json::from_str::<Value>(schema) else {
+            continue; // `1e400` in the default build
+        };
+        let exact_schema = cfg!(feature = "arbitrary-precision")
+            || !schema
+                .split(|c: char| !c.is_ascii_digit())
+                .any(|run| run.len() > 15);
+        if !exact_schema {
+            continue;
+        }
+        let validator = Validator::new(&schema_value).unwrap();
+        match validator.is_valid_json(instance.as_bytes()) {
+            Ok(verdict) => assert_eq!(verdict, valid, "{schema} on {instance}"),
+            // Refused as `serde_json` refuses it, in the default build only.
+            Err(_) => {
+                assert!(!cfg!(feature = "arbitrary-precision") && instance.contains("e400"));
+                continue;
+            }
+        }
+        let checked = validator.validate_json(instance.as_bytes());
+        assert_eq!(checked.is_ok(), valid, "{schema} on {instance}");
+        judged += 1;
+    }
+    assert!(judged >= 14, "{judged} cases judged");
+}

@@ -1,4 +1,4 @@
-//! Exact decimal arithmetic on JSON number texts, for the `arbitrary-precision` build.
+//! Exact decimal arithmetic on JSON number texts.
 //!
 //! With `serde_json`'s `arbitrary_precision`, a number keeps the text it was written
 //! with. [`Decimal::parse`] reads that text as `±digits × 10^exponent`, normalised (no
@@ -11,8 +11,8 @@
 //! beyond (a JSON text with an exponent of more than 18 digits) compare as if it were at
 //! the limit. Every other JSON number is handled exactly.
 //!
-//! The module is compiled in every build, so its unit tests run by default; only the
-//! `arbitrary-precision` build routes the numeric keywords through it.
+//! The `arbitrary-precision` build routes every numeric keyword through it; the default
+//! build, the numbers of JSON text that no double holds exactly (`number::text`).
 
 use smallvec::SmallVec;
 use std::cmp::Ordering;
@@ -116,6 +116,7 @@ impl Decimal {
     }
 
     /// The number, if it is a non-negative integer, saturating at `u64::MAX`.
+    #[cfg_attr(not(feature = "arbitrary-precision"), allow(dead_code))]
     pub(crate) fn non_negative_integer(&self) -> Option<u64> {
         if self.negative || !self.is_integer() {
             return None;
@@ -131,6 +132,24 @@ impl Decimal {
             value = value.saturating_mul(10).saturating_add(u64::from(digit));
         }
         Some(value)
+    }
+
+    /// The number, if it is an integer that an `i128` holds.
+    pub(crate) fn integer(&self) -> Option<i128> {
+        if !self.is_integer() || self.magnitude() > 38 {
+            return None;
+        }
+        let zeros = usize::try_from(self.exponent).unwrap_or(0);
+        let all = self
+            .digits
+            .iter()
+            .copied()
+            .chain(std::iter::repeat_n(0, zeros));
+        let mut value: i128 = 0;
+        for digit in all {
+            value = value.checked_mul(10)?.checked_add(i128::from(digit))?;
+        }
+        Some(if self.negative { -value } else { value })
     }
 
     /// The position of the first digit: the number's magnitude is in

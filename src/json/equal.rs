@@ -52,7 +52,7 @@ fn same_members<'a, 'b, X: ObjectView<'a>, Y: ObjectView<'b>>(x: X, y: Y, depth:
 /// Whether two numbers of two views are equal as numbers.
 #[inline(always)]
 fn same_number<A: NumberView, B: NumberView>(a: A, b: B) -> bool {
-    b.with_number(|b| a.equals(b))
+    a.with_exact(|a| b.with_exact(|b| a.equals(b)))
 }
 
 /// [`equal`] with a heap stack instead of recursion, for very deep values.

@@ -5,7 +5,6 @@
 //! and number checks must be exact where `f64` arithmetic is not. This module owns those
 //! rules so that every keyword applies them the same way.
 
-#[cfg_attr(not(feature = "arbitrary-precision"), allow(dead_code))]
 pub(crate) mod decimal;
 pub(crate) mod equal;
 pub(crate) mod number;

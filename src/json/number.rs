@@ -128,6 +128,143 @@ pub(crate) fn hash<H: Hasher>(n: &Number, state: &mut H) {
     chosen::hash(n, state)
 }
 
+/// An instance's number as exactly as it is known: as `serde_json` holds it, or, where
+/// that is only the nearest double to a JSON text (a long fraction, an integer beyond 64
+/// bits: see [`double_is_exact`]), the text, which then decides.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Exact<'a> {
+    /// A number whose `serde_json` form is exact.
+    Held(&'a Number),
+    /// The text of a JSON number that no `serde_json` form of the default build holds.
+    Text(&'a str),
+}
+
+impl Exact<'_> {
+    /// Whether the two numbers are equal (`1 == 1.0`).
+    #[inline(always)]
+    pub(crate) fn equals(self, other: Exact<'_>) -> bool {
+        match (self, other) {
+            (Exact::Held(a), Exact::Held(b)) => equal(a, b),
+            (Exact::Text(a), Exact::Held(b)) | (Exact::Held(b), Exact::Text(a)) => {
+                text::compare(a, b) == Ordering::Equal
+            }
+            (Exact::Text(a), Exact::Text(b)) => text::same(a, b),
+        }
+    }
+}
+
+/// Whether the double nearest to a JSON number's `text` (not an integer of 64 bits) is
+/// the number the text says, in the sense the judgments above give doubles: its
+/// shortest decimal form. So when the text has at most 15 significant digits (every
+/// such decimal survives the trip through a double) and a magnitude well inside the
+/// normal doubles; a text beyond is judged by [`text`].
+pub(crate) fn double_is_exact(text: &str) -> bool {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], text[at + 1..].parse::<i64>().ok()),
+        None => (text, Some(0)),
+    };
+    let Some(exponent) = exponent else {
+        return false;
+    };
+    let digits = mantissa.bytes().filter(u8::is_ascii_digit);
+    // The significant digits: from the first non-zero one to the last; where the point
+    // sits among them sets the magnitude.
+    let (mut first, mut last, mut count, mut point) = (None, 0, 0i64, None);
+    for (i, digit) in digits.enumerate() {
+        if digit != b'0' {
+            first.get_or_insert(i);
+            last = i;
+        }
+        count = i as i64 + 1;
+    }
+    if let Some(at) = mantissa.find('.') {
+        point = Some(mantissa[..at].bytes().filter(u8::is_ascii_digit).count() as i64);
+    }
+    let Some(first) = first else {
+        return true; // zero
+    };
+    let significant = last - first + 1;
+    let magnitude = point.unwrap_or(count) - first as i64 + exponent;
+    significant <= 15 && (-300..=300).contains(&magnitude)
+}
+
+/// Judgments on a JSON number's text, exactly ([`super::decimal`]): for the texts a
+/// double only approximates ([`Exact::Text`]). Against a schema's number, which is a
+/// double in the default build, that double's shortest decimal form: what its author
+/// wrote, unless they wrote more than a double holds.
+pub(crate) mod text {
+    use super::super::decimal::Decimal;
+    use super::Number;
+    use std::cmp::Ordering;
+    use std::hash::{Hash, Hasher};
+
+    /// The decimal `text` says (`None` only for what is not a JSON number).
+    fn decimal(text: &str) -> Option<Decimal> {
+        Decimal::parse(text)
+    }
+
+    /// The decimal a schema's number says: its text in the exact build, else the
+    /// shortest decimal form of what `serde_json` holds.
+    fn decimal_of(n: &Number) -> Option<Decimal> {
+        #[cfg(feature = "arbitrary-precision")]
+        return Decimal::parse(n.as_str());
+        #[cfg(not(feature = "arbitrary-precision"))]
+        return Decimal::parse(&n.to_string());
+    }
+
+    /// The number `serde_json` makes of `text`: the nearest double.
+    pub(crate) fn nearest(text: &str) -> Number {
+        (text.parse::<f64>().ok())
+            .and_then(Number::from_f64)
+            .unwrap_or_else(|| Number::from(0))
+    }
+
+    /// Whether `text` is an integer (`1.0` is).
+    pub(crate) fn is_integer(text: &str) -> bool {
+        decimal(text).is_some_and(|d| d.is_integer())
+    }
+
+    /// How `text` compares with `other`.
+    pub(crate) fn compare(text: &str, other: &Number) -> Ordering {
+        match (decimal(text), decimal_of(other)) {
+            (Some(a), Some(b)) => a.cmp(&b),
+            _ => super::compare(&nearest(text), other),
+        }
+    }
+
+    /// Whether two texts are the same number.
+    pub(crate) fn same(a: &str, b: &str) -> bool {
+        decimal(a) == decimal(b)
+    }
+
+    /// Whether `text` is a multiple of `divisor` (positive).
+    pub(crate) fn is_multiple_of(text: &str, divisor: &Number) -> bool {
+        match (decimal(text), decimal_of(divisor)) {
+            (Some(a), Some(b)) => a.is_multiple_of(&b),
+            _ => super::is_multiple_of(&nearest(text), divisor),
+        }
+    }
+
+    /// Feeds `text` to `state` as [`super::hash`] feeds a number equal to it: the exact
+    /// build hashes decimals; the default one hashes an integer of 64 bits as one, any
+    /// other number as its nearest double (which a double equal to it is).
+    pub(crate) fn hash<H: Hasher>(text: &str, state: &mut H) {
+        let Some(d) = decimal(text) else {
+            return super::hash(&nearest(text), state);
+        };
+        if cfg!(feature = "arbitrary-precision") {
+            return d.hash(state);
+        }
+        match d
+            .integer()
+            .filter(|i| (i64::MIN as i128..=u64::MAX as i128).contains(i))
+        {
+            Some(i) => i.hash(state),
+            None => super::hash(&nearest(text), state),
+        }
+    }
+}
+
 /// The default build: numbers as `serde_json` holds them (`u64`, `i64` or `f64`). Also
 /// the fallback of the exact build for texts that are not JSON numbers.
 mod machine {
@@ -222,13 +359,20 @@ mod machine {
         })
     }
 
-    /// Equal numbers hash alike whatever their representation: integral values hash as
-    /// integers, the rest by their bits (-0.0 is integral, so it hashes as 0).
+    /// The integers a `u64` or an `i64` holds, as doubles: `[-2^63, 2^64)`.
+    const I64_MIN: f64 = -9_223_372_036_854_775_808.0;
+    const U64_END: f64 = 18_446_744_073_709_551_616.0;
+
+    /// Equal numbers hash alike whatever their representation: integral values a `u64`
+    /// or an `i64` holds hash as integers, the rest by their bits (-0.0 is integral, so
+    /// it hashes as 0).
     pub(super) fn hash<H: Hasher>(n: &Number, state: &mut H) {
         match (n.as_i64(), n.as_u64(), n.as_f64()) {
             (Some(i), _, _) => i128::from(i).hash(state),
             (_, Some(u), _) => i128::from(u).hash(state),
-            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1.8e19 => (f as i128).hash(state),
+            (_, _, Some(f)) if f.fract() == 0.0 && (I64_MIN..U64_END).contains(&f) => {
+                (f as i128).hash(state)
+            }
             (_, _, Some(f)) => f.to_bits().hash(state),
             _ => {}
         }

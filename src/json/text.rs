@@ -6,13 +6,16 @@
 //! than [`MAX_DEPTH`] levels) and records each value as one [`Entry`], in document
 //! order, a container before its contents. Strings are borrowed from the text; only
 //! those with escapes are decoded, into one buffer for the whole document. Numbers are
-//! parsed as `serde_json` parses them (`Number`'s `FromStr`), into one table. A tape is
-//! three vectors, whatever the document holds.
+//! parsed as `serde_json` parses them, into one table, where that is exact; a number
+//! that `serde_json`'s default build would round to a double is kept as its range of
+//! the text instead, and judged on it ([`Exact::Text`]). A tape is three vectors,
+//! whatever the document holds.
 //!
 //! The parse is a loop over the bytes with a stack of the open containers, so no
 //! document can overflow the thread's stack. An object whose name repeats keeps the last
 //! value, as `serde_json` does: the earlier members are marked and skipped.
 
+use super::number::{self, Exact};
 use super::view::{ArrayView, Json, ObjectView, View};
 use serde_json::{Number, Value};
 use smallvec::SmallVec;
@@ -77,6 +80,12 @@ enum Entry {
     False,
     /// An index into [`Tape::numbers`].
     Number(u32),
+    /// A number that no double holds exactly (the default build): a range of the text,
+    /// by which it is judged.
+    Inexact {
+        start: u32,
+        len: u32,
+    },
     /// A string without escapes: a range of the text.
     Text {
         start: u32,
@@ -523,7 +532,8 @@ impl Parser<'_> {
         }
     }
 
-    /// A number: its grammar checked here, its value parsed as `serde_json` parses it.
+    /// A number: its grammar checked here, its value parsed as `serde_json` parses it
+    /// where that is exact (see [`number`]).
     fn number(&mut self) -> Result<(), SyntaxError> {
         let start = self.at;
         if self.peek() == Some(b'-') {
@@ -561,13 +571,21 @@ impl Parser<'_> {
             .bytes
             .get(start..self.at)
             .is_some_and(|digits| !digits.iter().any(|b| matches!(b, b'.' | b'e' | b'E')));
-        let Some(number) = number(text, integer) else {
-            self.at = start;
-            return self.fail("number out of range");
-        };
-        let index = self.tape.numbers.len() as u32;
-        self.tape.numbers.push(number);
-        self.push(Entry::Number(index));
+        match number(text, integer) {
+            Some(Parsed::Held(number)) => {
+                let index = self.tape.numbers.len() as u32;
+                self.tape.numbers.push(number);
+                self.push(Entry::Number(index));
+            }
+            Some(Parsed::Inexact) => {
+                let (start, len) = (start as u32, (self.at - start) as u32);
+                self.push(Entry::Inexact { start, len });
+            }
+            None => {
+                self.at = start;
+                return self.fail("number out of range");
+            }
+        }
         Ok(())
     }
 
@@ -578,35 +596,46 @@ impl Parser<'_> {
     }
 }
 
+/// A number of the text, as the tape keeps it.
+enum Parsed {
+    /// As `serde_json` makes it, exactly.
+    Held(Number),
+    /// By its text: a number that `serde_json` would round to a double.
+    Inexact,
+}
+
 /// The number a JSON number's `text` (its grammar checked; `integer` when it has no
-/// fraction or exponent) is, as `serde_json` makes it: an integer that fits a `u64` or,
-/// negative, an `i64`, else the nearest double (`-0` is the double `-0.0`), `None` beyond
-/// a double's range. `serde_json`'s own `FromStr` builds a deserializer per number,
-/// about 500 instructions each; with `arbitrary-precision` it keeps the text, so it is
-/// asked then.
-fn number(text: &str, integer: bool) -> Option<Number> {
+/// fraction or exponent) is: as `serde_json` makes it (an integer that fits a `u64` or,
+/// negative, an `i64`, else the nearest double; `-0` is the double `-0.0`) where that is
+/// exact, else its text; `None` beyond a double's range, as `serde_json` refuses it.
+/// `serde_json`'s own `FromStr` builds a deserializer per number, about 500
+/// instructions each; with `arbitrary-precision` it keeps the text, so it is asked then.
+fn number(text: &str, integer: bool) -> Option<Parsed> {
     if cfg!(feature = "arbitrary-precision") {
-        return Number::from_str(text).ok();
+        return Number::from_str(text).ok().map(Parsed::Held);
     }
     if integer {
         match text.strip_prefix('-') {
             None => {
                 if let Ok(n) = text.parse::<u64>() {
-                    return Some(Number::from(n));
+                    return Some(Parsed::Held(Number::from(n)));
                 }
             }
             Some(_) => {
                 if let Ok(n) = text.parse::<i64>() {
                     if n != 0 {
-                        return Some(Number::from(n));
+                        return Some(Parsed::Held(Number::from(n)));
                     }
                 }
             }
         }
     }
     // `float_roundtrip` makes `serde_json`'s parse correctly rounded, as `f64`'s is.
-    let double: f64 = text.parse().ok()?;
-    Number::from_f64(double)
+    let double = Number::from_f64(text.parse().ok()?)?;
+    match crate::json::number::double_is_exact(text) {
+        true => Some(Parsed::Held(double)),
+        false => Some(Parsed::Inexact),
+    }
 }
 
 /// A value of a [`Tape`]: the view the interpreter reads JSON text through.
@@ -617,7 +646,7 @@ pub(crate) struct TapeValue<'a> {
 }
 
 impl<'a> View<'a> for TapeValue<'a> {
-    type Number = &'a Number;
+    type Number = Exact<'a>;
     type Array = TapeArray<'a>;
     type Object = TapeObject<'a>;
 
@@ -628,8 +657,14 @@ impl<'a> View<'a> for TapeValue<'a> {
             Some(Entry::Null) | None | Some(Entry::Shadowed) => Json::Null,
             Some(Entry::True) => Json::Bool(true),
             Some(Entry::False) => Json::Bool(false),
+            Some(&Entry::Inexact { start, len }) => {
+                let (start, len) = (start as usize, len as usize);
+                Json::Number(Exact::Text(
+                    tape.text.get(start..start + len).unwrap_or("0"),
+                ))
+            }
             Some(&Entry::Number(n)) => match tape.numbers.get(n as usize) {
-                Some(number) => Json::Number(number),
+                Some(number) => Json::Number(Exact::Held(number)),
                 None => Json::Null,
             },
             Some(Entry::Text { .. } | Entry::Decoded { .. }) => {
@@ -667,7 +702,8 @@ fn to_value(root: TapeValue<'_>) -> Value {
     let leaf = |value: TapeValue<'_>| match value.json() {
         Json::Null => Some(Value::Null),
         Json::Bool(b) => Some(Value::Bool(b)),
-        Json::Number(n) => Some(Value::Number(n.clone())),
+        Json::Number(Exact::Held(n)) => Some(Value::Number(n.clone())),
+        Json::Number(Exact::Text(text)) => Some(Value::Number(number::text::nearest(text))),
         Json::String(s) => Some(Value::String(s.to_owned())),
         Json::Array(_) | Json::Object(_) => None,
     };
@@ -1010,6 +1046,85 @@ mod tests {
                 (Err(_), Err(_)) => {}
                 (ours, theirs) => prop_assert!(false, "ours {:?}, serde_json {:?}", ours, theirs),
             }
+        }
+
+    }
+
+    /// A JSON number text: up to 30 digits, a fraction, an exponent (now and then near
+    /// the ends of the doubles' range); whether a double holds it exactly or not.
+    fn number_text(
+        max_digits: usize,
+        exponents: std::ops::Range<i32>,
+    ) -> impl Strategy<Value = String> {
+        let digits = move |n| proptest::collection::vec(0u8..10, n);
+        (
+            any::<bool>(),
+            prop_oneof![
+                Just(vec![0u8]),
+                (1u8..10, digits(0..max_digits)).prop_map(|(d, mut rest)| {
+                    rest.insert(0, d);
+                    rest
+                })
+            ],
+            proptest::option::of(digits(1..max_digits)),
+            proptest::option::of(prop_oneof![4 => exponents, 1 => -330i32..330]),
+        )
+            .prop_map(|(negative, whole, fraction, exponent)| {
+                let spell = |d: &[u8]| d.iter().map(|d| char::from(b'0' + d)).collect::<String>();
+                let mut text = String::from(if negative { "-" } else { "" });
+                text += &spell(&whole);
+                if let Some(fraction) = fraction {
+                    text += ".";
+                    text += &spell(&fraction);
+                }
+                if let Some(exponent) = exponent {
+                    text += &format!("e{exponent}");
+                }
+                text
+            })
+    }
+
+    proptest! {
+        /// A number of JSON text is judged by its text, exactly, against a schema's
+        /// number (a double: its shortest decimal form) and against another number of
+        /// text; numbers found equal hash alike.
+        #[test]
+        fn numbers_of_text_are_judged_by_their_text(
+            a in number_text(30, -25..25),
+            b in number_text(30, -25..25),
+            schema in number_text(8, -5..5),
+        ) {
+            // The schema's number as a double holds it (the default build's schemas).
+            prop_assume!(super::super::number::double_is_exact(&schema) || schema.parse::<i64>().is_ok());
+            use super::super::decimal::Decimal;
+            use super::super::view::NumberView;
+            use std::hash::{BuildHasher, Hasher};
+            let (Ok(tape), Ok(other)) = (Tape::parse(a.as_bytes()), Tape::parse(b.as_bytes())) else {
+                return Ok(()); // beyond a double's range: refused, as serde_json does
+            };
+            let Ok(schema_value) = serde_json::from_str::<Value>(&schema) else {
+                return Ok(());
+            };
+            let Value::Number(schema_number) = &schema_value else { unreachable!() };
+            let Json::Number(n) = tape.root().json() else { unreachable!() };
+            let exact = |text: &str| Decimal::parse(text).unwrap();
+            let (x, y, s) = (exact(&a), exact(&b), exact(&schema));
+            prop_assert_eq!(n.compare(schema_number), x.cmp(&s), "{} against {}", a, schema);
+            prop_assert_eq!(n.is_integer(), x.is_integer(), "{}", a);
+            if s.is_positive() {
+                prop_assert_eq!(n.is_multiple_of(schema_number), x.is_multiple_of(&s), "{} / {}", a, schema);
+            }
+            use super::super::equal::{equal, hash};
+            fn hashed<'i>(value: impl View<'i>) -> u64 {
+                let mut state = ahash::RandomState::with_seeds(1, 2, 3, 4).build_hasher();
+                hash(value, &mut state);
+                state.finish()
+            }
+            let (ours, theirs) = (tape.root(), other.root());
+            prop_assert_eq!(equal(ours, theirs), x == y, "{} = {}", a, b);
+            prop_assert!(x != y || hashed(ours) == hashed(theirs), "{} hashed as {}", a, b);
+            prop_assert_eq!(equal(ours, &schema_value), x == s, "{} = {}", a, schema);
+            prop_assert!(x != s || hashed(ours) == hashed(&schema_value), "{} hashed as {}", a, schema);
         }
     }
 }

@@ -26,7 +26,7 @@
 //!   [`ObjectView::get`] is cheaper than a walk of the keys; the loop that looks a
 //!   schema's few names up in a large object runs only then.
 
-use super::number;
+use super::number::{self, Exact};
 use serde_json::{Map, Number, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -205,11 +205,6 @@ pub(crate) trait NumberView: Copy {
     /// How the number compares with the schema's `other`.
     fn compare(self, other: &Number) -> Ordering;
 
-    /// Whether the number equals `other` as a number (`1 == 1.0`).
-    fn equals(self, other: &Number) -> bool {
-        self.compare(other) == Ordering::Equal
-    }
-
     /// Whether the number is a multiple of the schema's `divisor` (positive).
     fn is_multiple_of(self, divisor: &Number) -> bool;
 
@@ -217,8 +212,9 @@ pub(crate) trait NumberView: Copy {
     /// to it, so that equal numbers of any view hash alike.
     fn hash<H: Hasher>(self, state: &mut H);
 
-    /// Calls `f` with the number as a `serde_json::Number`: exact where one holds it.
-    fn with_number<R>(self, f: impl FnOnce(&Number) -> R) -> R;
+    /// Calls `f` with the number as exactly as the view knows it (for comparing two
+    /// views' numbers).
+    fn with_exact<R>(self, f: impl FnOnce(Exact<'_>) -> R) -> R;
 }
 
 impl<'i> View<'i> for &'i Value {
@@ -382,11 +378,6 @@ impl NumberView for &Number {
     }
 
     #[inline(always)]
-    fn equals(self, other: &Number) -> bool {
-        number::equal(self, other)
-    }
-
-    #[inline(always)]
     fn is_multiple_of(self, divisor: &Number) -> bool {
         number::is_multiple_of(self, divisor)
     }
@@ -397,7 +388,55 @@ impl NumberView for &Number {
     }
 
     #[inline(always)]
-    fn with_number<R>(self, f: impl FnOnce(&Number) -> R) -> R {
+    fn with_exact<R>(self, f: impl FnOnce(Exact<'_>) -> R) -> R {
+        f(Exact::Held(self))
+    }
+}
+
+/// The numbers of JSON text: held as `serde_json` would hold them where that is exact,
+/// else by their text.
+impl NumberView for Exact<'_> {
+    #[inline]
+    fn is_integer(self) -> bool {
+        match self {
+            Exact::Held(n) => number::is_integer(n),
+            Exact::Text(text) => number::text::is_integer(text),
+        }
+    }
+
+    #[inline]
+    fn exact_f64(self) -> Option<f64> {
+        match self {
+            Exact::Held(n) => number::exact_f64(n),
+            Exact::Text(_) => None,
+        }
+    }
+
+    #[inline]
+    fn compare(self, other: &Number) -> Ordering {
+        match self {
+            Exact::Held(n) => number::compare(n, other),
+            Exact::Text(text) => number::text::compare(text, other),
+        }
+    }
+
+    #[inline]
+    fn is_multiple_of(self, divisor: &Number) -> bool {
+        match self {
+            Exact::Held(n) => number::is_multiple_of(n, divisor),
+            Exact::Text(text) => number::text::is_multiple_of(text, divisor),
+        }
+    }
+
+    fn hash<H: Hasher>(self, state: &mut H) {
+        match self {
+            Exact::Held(n) => number::hash(n, state),
+            Exact::Text(text) => number::text::hash(text, state),
+        }
+    }
+
+    #[inline(always)]
+    fn with_exact<R>(self, f: impl FnOnce(Exact<'_>) -> R) -> R {
         f(self)
     }
 }
