@@ -129,26 +129,91 @@ pub(crate) fn hash<H: Hasher>(n: &Number, state: &mut H) {
 }
 
 /// An instance's number as exactly as it is known: as `serde_json` holds it, or, where
-/// that is only the nearest double to a JSON text (a long fraction, an integer beyond 64
-/// bits: see [`double_is_exact`]), the text, which then decides.
+/// that would be only the nearest double to a JSON text (a long fraction, an integer
+/// beyond 64 bits: see [`double_is_exact`]), the text, which then decides.
 #[derive(Clone, Copy, Debug)]
 pub(crate) enum Exact<'a> {
-    /// A number whose `serde_json` form is exact.
+    /// A `serde_json` number (a `Value`'s).
     Held(&'a Number),
-    /// The text of a JSON number that no `serde_json` form of the default build holds.
+    /// An integer a `u64` holds.
+    Unsigned(u64),
+    /// A negative integer an `i64` holds.
+    Signed(i64),
+    /// A double that is the number exactly (finite).
+    Float(f64),
+    /// The text of a JSON number: every number of JSON text in the exact build, and in
+    /// the default one those no double holds.
     Text(&'a str),
 }
 
 impl Exact<'_> {
+    /// Calls `f` with the number as a `serde_json::Number` (a text's nearest double:
+    /// callers judge texts on their own).
+    #[inline(always)]
+    pub(crate) fn with_number<R>(self, f: impl FnOnce(&Number) -> R) -> R {
+        match self {
+            Exact::Held(n) => f(n),
+            Exact::Unsigned(n) => f(&Number::from(n)),
+            Exact::Signed(n) => f(&Number::from(n)),
+            Exact::Float(x) => f(&Number::from_f64(x).unwrap_or_else(|| Number::from(0))),
+            Exact::Text(text) => f(&text::to_number(text)),
+        }
+    }
+
+    /// Whether the number is an integer (`1.0` is).
+    #[inline]
+    pub(crate) fn is_integer(self) -> bool {
+        match self {
+            Exact::Text(text) => text::is_integer(text),
+            n => n.with_number(is_integer),
+        }
+    }
+
+    /// [`exact_f64`].
+    #[inline]
+    pub(crate) fn exact_f64(self) -> Option<f64> {
+        match self {
+            Exact::Text(_) => None,
+            n => n.with_number(exact_f64),
+        }
+    }
+
+    /// How the number compares with a schema's `other`.
+    #[inline]
+    pub(crate) fn compare(self, other: &Number) -> Ordering {
+        match self {
+            Exact::Text(text) => text::compare(text, other),
+            n => n.with_number(|n| compare(n, other)),
+        }
+    }
+
+    /// Whether the number is a multiple of a schema's `divisor` (positive).
+    #[inline]
+    pub(crate) fn is_multiple_of(self, divisor: &Number) -> bool {
+        match self {
+            Exact::Text(text) => text::is_multiple_of(text, divisor),
+            n => n.with_number(|n| is_multiple_of(n, divisor)),
+        }
+    }
+
+    /// Feeds the number to `state` as [`hash`] feeds a number equal to it.
+    pub(crate) fn hash<H: Hasher>(self, state: &mut H) {
+        match self {
+            Exact::Text(text) => text::hash(text, state),
+            n => n.with_number(|n| hash(n, state)),
+        }
+    }
+
     /// Whether the two numbers are equal (`1 == 1.0`).
     #[inline(always)]
     pub(crate) fn equals(self, other: Exact<'_>) -> bool {
         match (self, other) {
             (Exact::Held(a), Exact::Held(b)) => equal(a, b),
-            (Exact::Text(a), Exact::Held(b)) | (Exact::Held(b), Exact::Text(a)) => {
-                text::compare(a, b) == Ordering::Equal
-            }
             (Exact::Text(a), Exact::Text(b)) => text::same(a, b),
+            (Exact::Text(a), b) | (b, Exact::Text(a)) => {
+                b.with_number(|b| text::compare(a, b) == Ordering::Equal)
+            }
+            (a, b) => a.with_number(|a| b.with_number(|b| equal(a, b))),
         }
     }
 }
@@ -212,8 +277,13 @@ pub(crate) mod text {
         return Decimal::parse(&n.to_string());
     }
 
-    /// The number `serde_json` makes of `text`: the nearest double.
-    pub(crate) fn nearest(text: &str) -> Number {
+    /// The number `serde_json` makes of `text`: its text in the exact build, else the
+    /// nearest double.
+    pub(crate) fn to_number(text: &str) -> Number {
+        #[cfg(feature = "arbitrary-precision")]
+        if let Ok(n) = text.parse::<Number>() {
+            return n;
+        }
         (text.parse::<f64>().ok())
             .and_then(Number::from_f64)
             .unwrap_or_else(|| Number::from(0))
@@ -228,7 +298,7 @@ pub(crate) mod text {
     pub(crate) fn compare(text: &str, other: &Number) -> Ordering {
         match (decimal(text), decimal_of(other)) {
             (Some(a), Some(b)) => a.cmp(&b),
-            _ => super::compare(&nearest(text), other),
+            _ => super::compare(&to_number(text), other),
         }
     }
 
@@ -241,7 +311,7 @@ pub(crate) mod text {
     pub(crate) fn is_multiple_of(text: &str, divisor: &Number) -> bool {
         match (decimal(text), decimal_of(divisor)) {
             (Some(a), Some(b)) => a.is_multiple_of(&b),
-            _ => super::is_multiple_of(&nearest(text), divisor),
+            _ => super::is_multiple_of(&to_number(text), divisor),
         }
     }
 
@@ -250,7 +320,7 @@ pub(crate) mod text {
     /// other number as its nearest double (which a double equal to it is).
     pub(crate) fn hash<H: Hasher>(text: &str, state: &mut H) {
         let Some(d) = decimal(text) else {
-            return super::hash(&nearest(text), state);
+            return super::hash(&to_number(text), state);
         };
         if cfg!(feature = "arbitrary-precision") {
             return d.hash(state);
@@ -260,7 +330,7 @@ pub(crate) mod text {
             .filter(|i| (i64::MIN as i128..=u64::MAX as i128).contains(i))
         {
             Some(i) => i.hash(state),
-            None => super::hash(&nearest(text), state),
+            None => super::hash(&to_number(text), state),
         }
     }
 }

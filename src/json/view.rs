@@ -393,46 +393,32 @@ impl NumberView for &Number {
     }
 }
 
-/// The numbers of JSON text: held as `serde_json` would hold them where that is exact,
-/// else by their text.
+/// The numbers of JSON text: as `serde_json` would hold them where that is exact, else
+/// by their text.
 impl NumberView for Exact<'_> {
-    #[inline]
+    #[inline(always)]
     fn is_integer(self) -> bool {
-        match self {
-            Exact::Held(n) => number::is_integer(n),
-            Exact::Text(text) => number::text::is_integer(text),
-        }
+        Exact::is_integer(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn exact_f64(self) -> Option<f64> {
-        match self {
-            Exact::Held(n) => number::exact_f64(n),
-            Exact::Text(_) => None,
-        }
+        Exact::exact_f64(self)
     }
 
-    #[inline]
+    #[inline(always)]
     fn compare(self, other: &Number) -> Ordering {
-        match self {
-            Exact::Held(n) => number::compare(n, other),
-            Exact::Text(text) => number::text::compare(text, other),
-        }
+        Exact::compare(self, other)
     }
 
-    #[inline]
+    #[inline(always)]
     fn is_multiple_of(self, divisor: &Number) -> bool {
-        match self {
-            Exact::Held(n) => number::is_multiple_of(n, divisor),
-            Exact::Text(text) => number::text::is_multiple_of(text, divisor),
-        }
+        Exact::is_multiple_of(self, divisor)
     }
 
+    #[inline(always)]
     fn hash<H: Hasher>(self, state: &mut H) {
-        match self {
-            Exact::Held(n) => number::hash(n, state),
-            Exact::Text(text) => number::text::hash(text, state),
-        }
+        Exact::hash(self, state)
     }
 
     #[inline(always)]

@@ -6,6 +6,7 @@
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- [--filter SUBSTR] [--rounds N] [--batch-ms MS]
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- --instructions [--filter SUBSTR] [--profiles LIST]
 //! cargo run --release --manifest-path benches/compare/Cargo.toml -- --cache-penalty [--filter SUBSTR] [--rounds N]
+//! cargo run --release --manifest-path benches/compare/Cargo.toml -- --text [--filter SUBSTR] [--rounds N]
 //! ```
 //!
 //! The tables go to standard output, progress to standard error. The data directory is
@@ -26,7 +27,7 @@
 //! Modules: `engines` wraps the three validators, `measure` times one case, `report` prints
 //! the tables, `alloc` counts heap bytes for the memory table, `instructions` counts
 //! instructions under callgrind instead of timing, `cache` times warm passes with the
-//! instances out of and in the caches.
+//! instances out of and in the caches, `text` times bytes to verdict.
 
 mod alloc;
 mod cache;
@@ -35,6 +36,7 @@ mod floor;
 mod instructions;
 mod measure;
 mod report;
+mod text;
 
 // Shared with `benches/suite.rs`, which also uses the helpers this binary does not.
 #[allow(dead_code)]
@@ -55,6 +57,7 @@ usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
        compare --instructions [--filter SUBSTR]... [--profiles LIST]
        compare --cache-penalty [--filter SUBSTR]... [--rounds N]
        compare --floor [--rounds N] [--count]
+       compare --text [--filter SUBSTR]... [--rounds N]
 
   --filter SUBSTR  only cases whose name contains SUBSTR (case-insensitive; repeatable:
                    a case is kept if any filter matches)
@@ -73,6 +76,8 @@ usage: compare [--filter SUBSTR]... [--rounds N] [--batch-ms MS]
   --cache-penalty  time a warm pass of ours and jsonschema's over all instances against
                    each instance validated many times in a row (in the caches), beside a
                    plain walk of every value: what waiting on memory costs each
+  --text           time bytes to verdict: ours reading JSON text in place against
+                   serde_json::from_slice + is_valid, ours and jsonschema's
   --floor          time a warm pass of ours and jsonschema's over lerna's instances
                    against a validator written by hand for its schema and a plain walk
                    (with --count, one pass of each, for callgrind: see src/floor.rs)
@@ -91,6 +96,8 @@ struct Args {
     cache_penalty: bool,
     /// `--floor`.
     floor: bool,
+    /// `--text`.
+    text: bool,
     /// `--count` (with `--floor`).
     count: bool,
     /// `--instructions-child MODE ENGINE CASE` (internal: what `--instructions` runs under
@@ -108,6 +115,7 @@ fn parse_args() -> Result<Args, String> {
         instructions: false,
         profiles: instructions::DEFAULT_PROFILES.to_owned(),
         cache_penalty: false,
+        text: false,
         floor: false,
         count: false,
         child: None,
@@ -134,6 +142,7 @@ fn parse_args() -> Result<Args, String> {
             "--profiles" => args.profiles = value("--profiles")?,
             "--cache-penalty" => args.cache_penalty = true,
             "--floor" => args.floor = true,
+            "--text" => args.text = true,
             "--count" => args.count = true,
             "--instructions-child" => {
                 let mode = value("--instructions-child")?;
@@ -145,9 +154,11 @@ fn parse_args() -> Result<Args, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    let modes = [args.instructions, args.cache_penalty, args.floor];
+    let modes = [args.instructions, args.cache_penalty, args.floor, args.text];
     if modes.into_iter().filter(|&on| on).count() > 1 {
-        return Err("--instructions, --cache-penalty and --floor go one at a time".to_owned());
+        return Err(
+            "--instructions, --cache-penalty, --floor and --text go one at a time".to_owned(),
+        );
     }
     if args.count && !args.floor {
         return Err("--count goes with --floor".to_owned());
@@ -203,6 +214,15 @@ fn main() -> ExitCode {
         }
     };
 
+    if args.text {
+        return match text::report(&cases, args.settings.rounds) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     if args.cache_penalty {
         return match cache::report(&cases, args.settings.rounds) {
             Ok(()) => ExitCode::SUCCESS,
