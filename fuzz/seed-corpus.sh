@@ -6,7 +6,8 @@
 #   validate/  every test group as a JSON case {"schema", "instances", "budget"}
 #              (the form the validate target reads when its input starts with `{`);
 #   regex/     every `pattern` value and `patternProperties` key, and every string
-#              the `format: regex` tests check.
+#              the `format: regex` tests check;
+#   text/      every test's instance as JSON text, its group's schema on the first line.
 #
 # The committed inputs of fuzz/regressions/<target>/ are copied in too.
 # Fetches the suite first if needed (scripts/fetch-suite.sh). Needs python3.
@@ -54,6 +55,10 @@ for path in sorted(suite.rglob("*.json")):
         put("validate", json.dumps(
             {"schema": schema, "instances": instances, "budget": 100},
             ensure_ascii=False))
+        for data in instances:
+            # The text target: the schema on the first line, the instance as text.
+            put("text", json.dumps(schema, ensure_ascii=False) + "\n"
+                + json.dumps(data, ensure_ascii=False, indent=1))
         for pattern in patterns(schema):
             put("regex", pattern)
         if isinstance(schema, dict) and schema.get("format") == "regex":
@@ -61,7 +66,7 @@ for path in sorted(suite.rglob("*.json")):
                 if isinstance(data, str):
                     put("regex", data)
 
-for target in ("compile", "validate", "regex"):
+for target in ("compile", "validate", "regex", "text"):
     regressions = pathlib.Path("fuzz/regressions") / target
     if regressions.is_dir():
         for path in sorted(regressions.iterdir()):

@@ -9,7 +9,9 @@
 //! * `validate/`: a JSON case `{"schema": ..., "instances": [...], "budget": n}`, checked
 //!   against every invariant of `check_case` (entry points agree, key order, wrappers,
 //!   step budget, MCP profile);
-//! * `regex/`: any text, as a `pattern` and a `patternProperties` key.
+//! * `regex/`: any text, as a `pattern` and a `patternProperties` key;
+//! * `text/`: any bytes, as JSON text validated in place (the first line, if JSON, a
+//!   schema too).
 //!
 //! A crash found by fuzzing becomes a file there (see `fuzz/README.md`). Each bug found
 //! in the library also gets a test at the end of this file, marked
@@ -75,6 +77,11 @@ fn validate_regressions() {
 #[test]
 fn regex_regressions() {
     replay("regex", invariants::regex_input);
+}
+
+#[test]
+fn text_regressions() {
+    replay("text", invariants::text_input);
 }
 
 // Bugs found by fuzzing, property and differential testing (fuzz/README.md, "Findings").

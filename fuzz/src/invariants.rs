@@ -18,6 +18,10 @@
 //!   that stop it there).
 //! * [`regex_input`]: arbitrary text as a `pattern` and a `patternProperties` key;
 //!   the two must agree, and the text escaped as a literal must match exactly itself.
+//! * [`text_input`]: arbitrary bytes as JSON text, validated in place
+//!   (`is_valid_json` / `validate_json`) against a schema of the input's first line and
+//!   a few fixed ones: refused exactly when `serde_json` refuses it, else the verdict of
+//!   the parsed value (exactly so where its numbers are ones a double holds).
 //!
 //! This file depends only on `mcp_jsonschema` and `serde_json`, so that
 //! `tests/fuzz_regressions.rs` and `tests/properties.rs` include it with
@@ -27,8 +31,8 @@
 
 use mcp_jsonschema::mcp::{self, ToolSchema};
 use mcp_jsonschema::{
-    Draft, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind, ValidationOptions,
-    Validator,
+    Draft, JsonError, SchemaError, SchemaErrorKind, ValidationError, ValidationErrorKind,
+    ValidationOptions, Validator,
 };
 use serde_json::{json, Map, Value};
 
@@ -683,4 +687,93 @@ pub fn escape(text: &str) -> String {
         escaped.push(c);
     }
     escaped
+}
+
+/// The schemas [`text_input`] validates every text against, beside the input's own:
+/// numbers judged every way, objects with repeated names, nesting, strings.
+const TEXT_SCHEMAS: &[&str] = &[
+    r#"{"type": "integer"}"#,
+    r#"{"items": {"multipleOf": 0.01, "maximum": 1e20, "exclusiveMinimum": -3}}"#,
+    r#"{"enum": [1, 2.5, 100000000000000000000, "a", {"a": [1]}, [1, {}]]}"#,
+    r#"{"uniqueItems": true}"#,
+    r#"{"properties": {"a": {"const": 1}, "b": {"type": "string", "maxLength": 3}},
+        "additionalProperties": {"type": ["array", "null"]}, "required": ["a"]}"#,
+    r##"{"$defs": {"t": {"items": {"$ref": "#/$defs/t"}, "maxItems": 2}}, "$ref": "#/$defs/t"}"##,
+    r#"{"anyOf": [{"type": "number", "minimum": 0}, {"propertyNames": {"pattern": "^[a-c]"}}]}"#,
+];
+
+/// Whether every number token of `text` (a run of `[-+.eE0-9]`, strings included, which
+/// only makes this say no more often) has at most 15 digits before any exponent and an
+/// exponent of at most two digits: then the double `serde_json` reads is the number the
+/// text says, and the text's exact verdict must be the parsed value's.
+fn plain_numbers(text: &[u8]) -> bool {
+    let token = |b: &u8| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E');
+    text.split(|b| !token(b)).all(|run| {
+        let mut parts = run.splitn(2, |b| matches!(b, b'e' | b'E'));
+        let digits = |part: Option<&[u8]>| {
+            part.map_or(0, |p| p.iter().filter(|b| b.is_ascii_digit()).count())
+        };
+        digits(parts.next()) <= 15 && digits(parts.next()) <= 2
+    })
+}
+
+/// The `text` fuzz target: the input's first line, if it is JSON, is a schema; the rest
+/// (or the whole input without a line break) is JSON text, validated in place against
+/// it and [`TEXT_SCHEMAS`]. Nothing may panic; the text is refused as not JSON exactly
+/// when `serde_json` refuses it; `is_valid_json` and `validate_json` agree; the value
+/// `serde_json` reads, written back, gets the verdict of `is_valid` on that value, and
+/// so does the text itself where its numbers are [plain](plain_numbers). Runs that a
+/// limit stopped are not compared.
+pub fn text_input(data: &[u8]) {
+    let (first, text) = match data.iter().position(|&b| b == b'\n') {
+        Some(at) => (&data[..at], &data[at + 1..]),
+        None => (&b""[..], data),
+    };
+    let own = serde_json::from_slice::<Value>(first).ok();
+    let fixed = TEXT_SCHEMAS
+        .iter()
+        .map(|s| serde_json::from_str::<Value>(s).unwrap());
+    let tree = serde_json::from_slice::<Value>(text);
+    let shown = String::from_utf8_lossy(text);
+    for schema in own.into_iter().chain(fixed) {
+        let Ok(validator) = Validator::options()
+            .with_step_budget(REFERENCE_BUDGET)
+            .with_max_instance_depth(CASE_DEPTH)
+            .build(&schema)
+        else {
+            continue;
+        };
+        let in_place = validator.is_valid_json(text);
+        let checked = validator.validate_json(text);
+        let value = match (&tree, &in_place, &checked) {
+            (Err(_), Err(_), Err(JsonError::Syntax(_))) => continue,
+            (Ok(value), Ok(_), Ok(()) | Err(JsonError::Invalid(_))) => value,
+            _ => panic!(
+                "the text path and serde_json disagree on whether this is JSON: serde_json \
+                 {tree:?}, is_valid_json {in_place:?}, validate_json {checked:?}\ntext: {shown}"
+            ),
+        };
+        let valid = in_place.unwrap_or_default();
+        assert_eq!(
+            valid,
+            checked.is_ok(),
+            "is_valid_json and validate_json disagree\nschema: {schema}\ntext: {shown}"
+        );
+        if validator.iter_errors(value).any(|e| is_limit(&e)) {
+            continue;
+        }
+        let by_value = validator.is_valid(value);
+        let written = serde_json::to_vec(value).unwrap();
+        assert_eq!(
+            validator.is_valid_json(&written).ok(),
+            Some(by_value),
+            "the text serde_json writes and its value disagree\nschema: {schema}\nvalue: {value}"
+        );
+        if plain_numbers(text) {
+            assert_eq!(
+                valid, by_value,
+                "the text and the value serde_json reads disagree\nschema: {schema}\ntext: {shown}"
+            );
+        }
+    }
 }
