@@ -67,10 +67,11 @@ pub(crate) struct JsonLines {
 /// What [`JsonLines::next`] found.
 #[derive(Debug)]
 pub(crate) enum Next {
-    /// A non-blank line's value, with the line's number (from 1).
-    Value(usize, Value),
-    /// A line that is not one JSON value (malformed, or not UTF-8); the message names its
-    /// line and column. The lines after it can still be read.
+    /// A non-blank line of UTF-8 text, with its number (from 1): [`JsonLines::text`]
+    /// until the next call, [`JsonLines::value`] if it is JSON.
+    Line(usize),
+    /// A line that is not UTF-8; the message names its line and column. The lines after
+    /// it can still be read.
     Malformed(Failure),
     /// The end of the input.
     End,
@@ -135,11 +136,21 @@ impl JsonLines {
             if text.trim().is_empty() {
                 continue;
             }
-            return Ok(match parse(text, &self.name, self.number - 1) {
-                Ok(value) => Next::Value(self.number, value),
-                Err(failure) => Next::Malformed(failure),
-            });
+            return Ok(Next::Line(self.number));
         }
+    }
+
+    /// The text of the line [`JsonLines::next`] found last, without its line ending.
+    pub(crate) fn text(&self) -> &str {
+        let line = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        std::str::from_utf8(line).unwrap_or_default()
+    }
+
+    /// The value of that line, or why it is not one JSON value (the message names its
+    /// line and column).
+    pub(crate) fn value(&self) -> Result<Value, Failure> {
+        parse(self.text(), &self.name, self.number - 1)
     }
 }
 
@@ -192,7 +203,7 @@ mod tests {
         let mut found = Vec::new();
         loop {
             match lines.next().unwrap() {
-                Next::Value(line, value) => found.push(Ok((line, value))),
+                Next::Line(line) => found.push(lines.value().map(|v| (line, v)).map_err(|e| e.0)),
                 Next::Malformed(failure) => found.push(Err(failure.0)),
                 Next::End => return found,
             }

@@ -75,12 +75,16 @@ impl Output {
     }
 }
 
-/// One instance to validate: where it came from, for messages.
+/// One instance, validated in place: where it came from, for messages, its text and its
+/// verdict.
 struct Instance<'s> {
     /// The file's name in messages.
     file: &'s str,
     place: Place<'s>,
-    value: Value,
+    /// The instance's JSON text (known to be JSON).
+    text: &'s str,
+    /// Whether it conforms, read from its text without building a `Value`.
+    valid: bool,
 }
 
 /// Where an instance is in its file, to give its errors a line.
@@ -92,6 +96,12 @@ enum Place<'s> {
 }
 
 impl Instance<'_> {
+    /// The instance as a `serde_json::Value`, for what explains a verdict (its text is
+    /// JSON: it was read once already).
+    fn value(&self) -> Value {
+        serde_json::from_str(self.text).unwrap_or(Value::Null)
+    }
+
     /// `file`, or `file:line` for a JSON Lines instance.
     fn label(&self) -> String {
         match self.place {
@@ -129,14 +139,24 @@ pub(crate) fn run(args: &Args) -> Result<Outcome, Failure> {
         let sources = (args.instances.iter())
             .map(|path| Source::read(path))
             .collect::<Result<Vec<_>, _>>()?;
+        // Each text is read in place (no `serde_json::Value` unless it fails or the
+        // output lists annotations); one that is not JSON stops the run before any
+        // output, with `serde_json`'s account of where.
         let instances = (sources.iter())
-            .map(|source| {
-                Ok(Instance {
-                    file: &source.name,
-                    place: Place::Document(&source.text),
-                    value: source.json()?,
-                })
-            })
+            .map(
+                |source| match compiled.is_valid_json(source.text.as_bytes()) {
+                    Ok(valid) => Ok(Instance {
+                        file: &source.name,
+                        place: Place::Document(&source.text),
+                        text: &source.text,
+                        valid,
+                    }),
+                    Err(_) => Err(source
+                        .json()
+                        .err()
+                        .unwrap_or_else(|| Failure(format!("{}: invalid JSON", source.name)))),
+                },
+            )
             .collect::<Result<Vec<_>, Failure>>()?;
         for instance in &instances {
             if !verdicts.add(instance) {
@@ -159,11 +179,23 @@ fn stream_lines(args: &Args, verdicts: &mut Verdicts<'_>) -> Result<(), Failure>
                 verdicts.flush();
             }
             let instance = match input.next()? {
-                Next::Value(line, value) => Instance {
-                    file: input.name(),
-                    place: Place::Line(line),
-                    value,
-                },
+                Next::Line(line) => {
+                    match verdicts.compiled.is_valid_json(input.text().as_bytes()) {
+                        Ok(valid) => Instance {
+                            file: input.name(),
+                            place: Place::Line(line),
+                            text: input.text(),
+                            valid,
+                        },
+                        Err(_) => {
+                            let failure = input.value().err().unwrap_or_else(|| {
+                                Failure(format!("{}:{line}: invalid JSON", input.name()))
+                            });
+                            verdicts.malformed(&failure);
+                            continue;
+                        }
+                    }
+                }
                 Next::Malformed(failure) => {
                     verdicts.malformed(&failure);
                     continue;
@@ -194,7 +226,7 @@ impl Verdicts<'_> {
     /// Validates `instance` and writes its verdict; false once standard output is closed.
     fn add(&mut self, instance: &Instance<'_>) -> bool {
         let (args, compiled, paint, out) = (self.args, self.compiled, self.paint, &mut self.out);
-        let ok = compiled.is_valid(&instance.value);
+        let ok = instance.valid;
         if ok {
             self.valid += 1;
         } else {
@@ -205,9 +237,11 @@ impl Verdicts<'_> {
         }
         let written = match args.output {
             Output::Flag => writeln!(out, "{}", serde_json::json!({ "valid": ok })),
-            Output::Basic => writeln!(out, "{}", compiled.evaluate(&instance.value).basic()),
-            Output::Detailed => writeln!(out, "{}", compiled.evaluate(&instance.value).detailed()),
-            Output::Verbose => writeln!(out, "{}", compiled.evaluate(&instance.value).verbose()),
+            Output::Basic => writeln!(out, "{}", compiled.evaluate(&instance.value()).basic()),
+            Output::Detailed => {
+                writeln!(out, "{}", compiled.evaluate(&instance.value()).detailed())
+            }
+            Output::Verbose => writeln!(out, "{}", compiled.evaluate(&instance.value()).verbose()),
             Output::Text if ok => writeln!(out, "{}: {}", instance.label(), paint.good("valid")),
             Output::Text => write_errors(out, paint, instance, compiled),
         };
@@ -289,18 +323,29 @@ fn write_errors(
     instance: &Instance<'_>,
     compiled: &Validator,
 ) -> std::io::Result<()> {
-    let listed = compiled
-        .iter_listed_errors(&instance.value)
-        .collect::<Vec<_>>();
+    let value = instance.value();
+    let listed = compiled.iter_listed_errors(&value).collect::<Vec<_>>();
+    let line_of_value = |pointer: &str| match instance.place {
+        Place::Document(text) => line_of(text, pointer).unwrap_or(1),
+        Place::Line(line) => line,
+    };
+    if listed.is_empty() {
+        // The text fails where its `serde_json` reading, whose numbers are the nearest
+        // doubles, passes: never "valid" when one reading says no.
+        return writeln!(
+            out,
+            "{}:{} {}: not valid with its numbers read exactly as written",
+            instance.file,
+            line_of_value(""),
+            paint.bad("(root)")
+        );
+    }
     for (_, error) in listed
         .iter()
         .flat_map(mcp_jsonschema::ValidationError::lines)
     {
         let pointer = error.instance_location();
-        let line = match instance.place {
-            Place::Document(text) => line_of(text, pointer).unwrap_or(1),
-            Place::Line(line) => line,
-        };
+        let line = line_of_value(pointer);
         let shown = if pointer.is_empty() {
             "(root)"
         } else {

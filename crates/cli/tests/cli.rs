@@ -349,6 +349,44 @@ fn validate_writes_the_standard_output_formats() {
     }
 }
 
+/// Instances are read in place, their numbers as written: a number past what a double
+/// holds is judged exactly, in files and in JSON Lines, and a failure whose parsed
+/// reading (the nearest double) would pass still says so.
+#[test]
+fn validate_judges_numbers_as_written() {
+    let dir = dir_with(
+        "validate_numbers",
+        &[
+            ("integer.json", r#"{"type": "integer"}"#),
+            ("one.json", "1.0"),
+            ("almost.json", "1.00000000000000000001"),
+            ("lines.jsonl", "1\n1.00000000000000000001\n2.0\n"),
+        ],
+    );
+    let run = run_in(
+        &dir,
+        &["validate", "integer.json", "one.json", "almost.json"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "one.json: valid\nalmost.json:1 (root): not valid with its numbers read exactly as written\n"
+    );
+    let run = run_in(
+        &dir,
+        &["validate", "--jsonl", "integer.json", "lines.jsonl"],
+        "",
+    );
+    assert_eq!(run.code, 1, "{run:?}");
+    assert_eq!(
+        run.stdout,
+        "lines.jsonl:1: valid\n\
+         lines.jsonl:2 (root): not valid with its numbers read exactly as written\n\
+         lines.jsonl:3: valid\n"
+    );
+}
+
 #[test]
 fn validate_options_choose_the_dialect_formats_and_mcp_rules() {
     let dir = dir_with(
