@@ -363,28 +363,21 @@ fn validate_judges_numbers_as_written() {
             ("lines.jsonl", "1\n1.00000000000000000001\n2.0\n"),
         ],
     );
-    let run = run_in(
-        &dir,
-        &["validate", "integer.json", "one.json", "almost.json"],
-        "",
-    );
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "one.json: valid\nalmost.json:1 (root): not valid with its numbers read exactly as written\n"
-    );
-    let run = run_in(
-        &dir,
-        &["validate", "--jsonl", "integer.json", "lines.jsonl"],
-        "",
-    );
-    assert_eq!(run.code, 1, "{run:?}");
-    assert_eq!(
-        run.stdout,
-        "lines.jsonl:1: valid\n\
-         lines.jsonl:2 (root): not valid with its numbers read exactly as written\n\
-         lines.jsonl:3: valid\n"
-    );
+    let exact = "not valid with its numbers read exactly as written";
+    let runs: [(&[&str], String); 2] = [
+        (
+            &["integer.json", "one.json", "almost.json"],
+            format!("one.json: valid\nalmost.json:1 (root): {exact}\n"),
+        ),
+        (
+            &["--jsonl", "integer.json", "lines.jsonl"],
+            format!("lines.jsonl:1: valid\nlines.jsonl:2 (root): {exact}\nlines.jsonl:3: valid\n"),
+        ),
+    ];
+    for (args, expected) in runs {
+        let run = run_in(&dir, &[&["validate"], args].concat(), "");
+        assert_eq!((run.code, &run.stdout), (1, &expected), "{run:?}");
+    }
 }
 
 #[test]
