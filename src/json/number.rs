@@ -250,7 +250,19 @@ pub(crate) fn double_is_exact(text: &str) -> bool {
     };
     let significant = last - first + 1;
     let magnitude = point.unwrap_or(count) - first as i64 + exponent;
-    significant <= 15 && (-300..=300).contains(&magnitude)
+    significant as i64 <= DOUBLE_DIGITS && within_doubles(magnitude)
+}
+
+/// The significant digits up to which every decimal survives the trip through a double.
+pub(crate) const DOUBLE_DIGITS: i64 = 15;
+
+/// The least number of more than [`DOUBLE_DIGITS`] digits.
+pub(crate) const BEYOND_DOUBLE_DIGITS: u64 = 10u64.pow(DOUBLE_DIGITS as u32);
+
+/// Whether a number whose first significant digit stands for `10^(magnitude - 1)` is
+/// well inside the normal doubles: neither near overflow nor near the subnormals.
+pub(crate) fn within_doubles(magnitude: i64) -> bool {
+    (-300..=300).contains(&magnitude)
 }
 
 /// Judgments on a JSON number's text, exactly ([`super::decimal`]): for the texts a

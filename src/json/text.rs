@@ -860,9 +860,9 @@ fn quick_number(parts: Parts) -> Option<Parsed> {
         scale += 1;
     }
     let power = scale + exponent;
-    if dropped || mantissa >= 1_000_000_000_000_000 {
-        let magnitude = mantissa.ilog10() as i32 + 1 + power;
-        return (-300..=300).contains(&magnitude).then_some(Parsed::Digits);
+    if dropped || mantissa >= number::BEYOND_DOUBLE_DIGITS {
+        let magnitude = i64::from(mantissa.ilog10()) + 1 + i64::from(power);
+        return number::within_doubles(magnitude).then_some(Parsed::Digits);
     }
     let magnitude = mantissa as f64;
     let value = match power {

@@ -180,11 +180,12 @@ fn stream_lines(args: &Args, verdicts: &mut Verdicts<'_>) -> Result<(), Failure>
             }
             let instance = match input.next()? {
                 Next::Line(line) => {
-                    match verdicts.compiled.is_valid_json(input.text().as_bytes()) {
+                    let text = input.text();
+                    match verdicts.compiled.is_valid_json(text.as_bytes()) {
                         Ok(valid) => Instance {
                             file: input.name(),
                             place: Place::Line(line),
-                            text: input.text(),
+                            text,
                             valid,
                         },
                         Err(_) => {
